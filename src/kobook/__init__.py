@@ -1,0 +1,15 @@
+"""kobook: publish Korean translations of technical books (PDF, HTML, EPUB) from Markdown.
+
+The pipeline reads top to bottom (see DESIGN.md)::
+
+    load → normalize → parse → transform → write
+
+and :func:`build` runs it; the ``kobook`` command is a thin layer over it.
+"""
+
+__version__ = "0.1.0"
+
+from .api import BuildResult, build
+from .errors import Diagnostic, KobookError
+
+__all__ = ["BuildResult", "Diagnostic", "KobookError", "__version__", "build"]

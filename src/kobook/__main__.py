@@ -1,0 +1,5 @@
+"""``python -m kobook``."""
+
+from .cli import run
+
+run()

@@ -1,0 +1,130 @@
+"""The Python API: :func:`build` runs load → normalize → parse → transform → write.
+
+The CLI calls this, and so can tests and other tools::
+
+    import kobook
+    result = kobook.build("path/to/book", formats=["pdf", "html"])
+    print(result.outputs)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cache import Cache
+from .errors import Diagnostic, KobookError
+from .load import load_book, select_chapter
+from .normalize import normalize_book
+from .parse import parse_book
+from .progress import Progress, Silent
+from .transform import transform_book
+
+FORMATS = ("pdf", "html")
+
+
+@dataclass
+class BuildResult:
+    """What a build produced and what it noticed."""
+
+    outputs: dict[str, Path] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def build(
+    project: str | Path = ".",
+    formats: list[str] | tuple[str, ...] = ("pdf",),
+    *,
+    engine: str | None = None,
+    chapter: str | None = None,
+    out: str | Path | None = None,
+    keep_going: bool = False,
+    cache_dir: str | Path | None = None,
+    progress: Progress | None = None,
+) -> BuildResult:
+    """Build ``project`` into ``out`` (default ``PROJECT/dist``).
+
+    ``formats``: any of ``pdf``, ``html`` (``all`` means both).  ``chapter``
+    builds one chapter (numbered as in the whole book).  ``keep_going`` turns
+    recoverable errors (a missing image) into warnings with a visible
+    placeholder.  Raises :class:`KobookError` for mistakes in the book.
+    """
+    progress = progress or Silent()
+    root = Path(project).resolve()
+    wanted = expand_formats(formats)
+    result = BuildResult()
+    clock = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        result.timings[name] = result.timings.get(name, 0.0) + now - clock
+        clock = now
+
+    progress.step("loading the book")
+    book = load_book(root)
+    engine = engine or book.config.engine
+    if engine not in ("weasyprint", "xelatex"):
+        raise KobookError(
+            f"unknown engine '{engine}'",
+            code="CFG005",
+            hint="use --engine weasyprint or --engine xelatex",
+        )
+    out_dir = Path(out).resolve() if out else root / "dist"
+    cache = Cache(Path(cache_dir).resolve() if cache_dir else root / ".kobook-cache")
+    lap("load")
+    normalize_book(book)
+    lap("normalize")
+    progress.step(f"parsing {len(book.chapters)} chapters")
+    docs = parse_book(book, cache)
+    lap("parse")
+    progress.step("numbering figures, tables, equations and references")
+    docs, ctx = transform_book(book, docs, keep_going=keep_going, cache=cache)
+    result.diagnostics += ctx.diagnostics
+    lap("transform")
+    selected = docs
+    if chapter is not None:
+        wanted_chapter = select_chapter(book, chapter)
+        selected = [d for d in docs if d.chapter is wanted_chapter]
+    pdf_settings = book.config.get("pdf") or {}
+    name = str(pdf_settings.get("filename", "book")).removesuffix(".pdf")
+    if chapter is not None:
+        name = f"{name}-{selected[0].chapter.id}"
+    if "html" in wanted:
+        from .write.html import write_html
+
+        progress.step("writing the HTML book")
+        result.outputs["html"] = write_html(book, selected, out_dir / "html", all_docs=docs)
+        lap("html")
+    if "pdf" in wanted:
+        target = out_dir / f"{name}.pdf"
+        if engine == "xelatex":
+            raise KobookError(
+                "the xelatex engine is not available yet",
+                code="ENG001",
+                hint="use --engine weasyprint (the default)",
+            )
+        from .write.pdf_weasyprint import write_pdf
+
+        progress.step("laying out the PDF (WeasyPrint)")
+        result.diagnostics += write_pdf(book, selected, target, cache)
+        result.outputs["pdf"] = target
+        lap("pdf")
+    progress.step("done")
+    return result
+
+
+def expand_formats(formats: list[str] | tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    for name in formats:
+        names = list(FORMATS) if name == "all" else [name]
+        for item in names:
+            if item not in FORMATS:
+                raise KobookError(
+                    f"unknown format '{item}'", code="CLI001", hint="use pdf, html or all"
+                )
+            if item not in out:
+                out.append(item)
+    return out

@@ -1,0 +1,121 @@
+"""The ``kobook`` command: thin click commands over the Python API."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .errors import Diagnostic, KobookError
+
+project_option = click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="The book's folder (with metadata.yaml).",
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="kobook")
+def main() -> None:
+    """kobook: build Korean translations of technical books into PDF and HTML."""
+
+
+@main.command()
+@click.argument("formats", nargs=-1, type=click.Choice(["pdf", "html", "all"]))
+@project_option
+@click.option(
+    "--engine",
+    type=click.Choice(["weasyprint", "xelatex"]),
+    default=None,
+    help="PDF engine (default: metadata 'engine', else weasyprint).",
+)
+@click.option("--chapter", default=None, help="Build one chapter (id, number or file name).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output folder (default: PROJECT/dist).",
+)
+@click.option("--keep-going", is_flag=True, help="Turn recoverable errors into warnings.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Cache folder (default: PROJECT/.kobook-cache).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="No progress output.")
+def build(
+    formats: tuple[str, ...],
+    project: Path,
+    engine: str | None,
+    chapter: str | None,
+    out: Path | None,
+    keep_going: bool,
+    cache_dir: Path | None,
+    quiet: bool,
+) -> None:
+    """Build the book: pdf, html or all (default: pdf)."""
+    from .api import build as run_build
+    from .progress import progress_for_terminal
+
+    with progress_for_terminal(quiet) as progress:
+        result = run_build(
+            project,
+            formats or ("pdf",),
+            engine=engine,
+            chapter=chapter,
+            out=out,
+            keep_going=keep_going,
+            cache_dir=cache_dir,
+            progress=progress,
+        )
+    print_diagnostics(result.diagnostics)
+    for kind, path in result.outputs.items():
+        click.echo(f"{kind}: {path}")
+
+
+def print_diagnostics(diagnostics: list[Diagnostic], per_code: int = 5) -> None:
+    """Print warnings, at most ``per_code`` of each kind, then a count of the rest."""
+    shown: dict[str, int] = {}
+    for diagnostic in diagnostics:
+        shown[diagnostic.code] = shown.get(diagnostic.code, 0) + 1
+        if shown[diagnostic.code] <= per_code:
+            click.echo(diagnostic.format(), err=True)
+    for code, count in sorted(shown.items()):
+        if count > per_code:
+            click.echo(f"… and {count - per_code} more {code}", err=True)
+    if diagnostics:
+        summary = ", ".join(f"{code} ×{count}" for code, count in sorted(shown.items()))
+        click.echo(f"{len(diagnostics)} warning(s): {summary}", err=True)
+
+
+@main.command()
+def doctor() -> None:
+    """Show what is installed (pandoc, Korean and emoji fonts, TeX) and what is missing."""
+    from .doctor import report
+
+    ok, text = report()
+    click.echo(text)
+    sys.exit(0 if ok else 1)
+
+
+def run() -> None:
+    """Entry point that turns :class:`KobookError` into a message and exit code 1."""
+    try:
+        main(standalone_mode=False)
+    except KobookError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)

@@ -1,0 +1,68 @@
+"""``kobook doctor``: what the machine has for building Korean books, and what to install."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+from .write.fonts import EMOJI, emoji_families, hangul_families
+
+
+def tex_report() -> list[tuple[bool, str]]:
+    lines = []
+    xelatex = shutil.which("xelatex")
+    if xelatex:
+        version = subprocess.run([xelatex, "--version"], capture_output=True, text=True).stdout
+        lines.append((True, f"xelatex: {version.splitlines()[0] if version else xelatex}"))
+        kpse = shutil.which("kpsewhich")
+        for package in ("kotex.sty", "xeCJK.sty", "ctexhook.sty", "fvextra.sty"):
+            found = ""
+            if kpse:
+                found = subprocess.run(
+                    [kpse, package], capture_output=True, text=True
+                ).stdout.strip()
+            lines.append((bool(found), f"  {package}: {found or 'missing'}"))
+    else:
+        lines.append((False, "xelatex: missing (only needed for --engine xelatex)"))
+    return lines
+
+
+def report() -> tuple[bool, str]:
+    """Return (everything needed for the default build is there, the report text)."""
+    from .parse.pandoc import pandoc_path, pandoc_version
+
+    out: list[str] = []
+    ok = True
+    try:
+        out.append(f"✓ pandoc {pandoc_version()} ({pandoc_path()})")
+    except Exception as exc:  # a broken install is exactly what doctor reports
+        ok = False
+        out.append(f"✗ pandoc: {exc}")
+    try:
+        import weasyprint
+
+        out.append(f"✓ weasyprint {weasyprint.__version__}")
+    except Exception as exc:
+        ok = False
+        out.append(f"✗ weasyprint: {exc}")
+        out.append("  install Pango: sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0")
+    hangul = sorted(hangul_families())
+    if hangul:
+        out.append(f"✓ fonts covering Hangul ({len(hangul)}): " + ", ".join(hangul[:12]))
+    else:
+        ok = False
+        out.append("✗ no font covers Hangul: sudo apt-get install fonts-noto-cjk fonts-nanum")
+    emoji = emoji_families()
+    if emoji:
+        out.append(f"✓ emoji font: {emoji[0]}")
+    else:
+        ok = False
+        out.append(
+            f"✗ no emoji font ({', '.join(EMOJI[:2])}): sudo apt-get install fonts-noto-color-emoji"
+        )
+    for good, line in tex_report():
+        mark = "✓" if good else "✗"
+        out.append(f"   {mark} {line.strip()}" if line.startswith("  ") else f"{mark} {line}")
+    if not ok:
+        out.append("\nTo install everything: bash scripts/install-system-deps.sh (uses apt-get)")
+    return ok, "\n".join(out)

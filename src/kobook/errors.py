@@ -1,0 +1,94 @@
+"""One error type for every user mistake, so the CLI can print it without a traceback.
+
+A :class:`KobookError` carries where the problem is (file, line, column), a short
+rule or error id, the message and, where we know it, what to do about it.  The
+same shape is used for warnings (:class:`Diagnostic`), which a build collects and
+prints instead of raising.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a source file; ``line`` and ``col`` are 1-based, 0 means unknown."""
+
+    file: Path | None = None
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.file is None:
+            return ""
+        text = str(self.file)
+        if self.line:
+            text += f":{self.line}"
+            if self.col:
+                text += f":{self.col}"
+        return text
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A problem found in a book: printed as ``file:line:col: CODE message``."""
+
+    code: str
+    message: str
+    location: Location = field(default_factory=Location)
+    hint: str = ""
+    severity: str = "error"  # "error" | "warning" | "info"
+
+    def format(self) -> str:
+        where = str(self.location)
+        head = f"{where}: " if where else ""
+        text = f"{head}{self.code} {self.message}"
+        if self.hint:
+            text += f"\n  → {self.hint}"
+        return text
+
+
+class KobookError(Exception):
+    """A mistake in the book or its set-up (never a bug in kobook itself)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str = "E000",
+        file: Path | str | None = None,
+        line: int = 0,
+        col: int = 0,
+        hint: str = "",
+        diagnostics: list[Diagnostic] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.diagnostic = Diagnostic(
+            code=code,
+            message=message,
+            location=Location(Path(file) if file is not None else None, line, col),
+            hint=hint,
+        )
+        self.diagnostics = diagnostics or []
+
+    @property
+    def code(self) -> str:
+        return self.diagnostic.code
+
+    @property
+    def location(self) -> Location:
+        return self.diagnostic.location
+
+    def __str__(self) -> str:
+        lines = [self.diagnostic.format()]
+        lines += [d.format() for d in self.diagnostics]
+        return "\n".join(lines)
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of a character offset in ``text``."""
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col

@@ -1,0 +1,1 @@
+"""Korean language knowledge shared by every stage: Hangul tests, readings, particles."""

@@ -1,0 +1,327 @@
+"""Read and validate ``metadata.yaml``.
+
+The file is a pandoc metadata file first (so an existing translation's
+``metadata.yaml`` works unchanged) with kobook's own keys beside pandoc's.  We
+check types of the keys we know, suggest the right spelling for a misspelt one
+("did you mean"), and keep every other key so it reaches pandoc untouched.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..errors import KobookError
+
+# key -> (accepted python types, description).  "str|list" keys are normalised to lists.
+PANDOC_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
+    "title": ((str,), "book title"),
+    "subtitle": ((str,), "subtitle"),
+    "author": ((str, list), "author or list of authors"),
+    "date": ((str, int, float), "date"),
+    "lang": ((str,), "BCP 47 language, e.g. ko-KR"),
+    "mainfont": ((str,), "Latin body font"),
+    "CJKmainfont": ((str,), "Korean body font"),
+    "sansfont": ((str,), "Latin sans font (headings)"),
+    "CJKsansfont": ((str,), "Korean sans font (headings)"),
+    "monofont": ((str,), "monospace font"),
+    "CJKmonofont": ((str,), "Korean monospace font"),
+    "mathfont": ((str,), "math font"),
+    "fontsize": ((str, int, float), "body size, e.g. 10pt"),
+    "linestretch": ((int, float, str), "line spacing factor, e.g. 1.6"),
+    "papersize": ((str,), "a4, a5, b5, letter or 'WIDTH HEIGHT'"),
+    "geometry": ((str, list), "margins, e.g. 'margin=2cm' or ['top=2cm', 'left=2.5cm']"),
+    "toc": ((bool,), "print a table of contents"),
+    "toc-depth": ((int,), "heading levels in the table of contents"),
+    "numbersections": ((bool,), "number sections 1.1, 1.2, ..."),
+    "colorlinks": ((bool,), "colour links"),
+    "linkcolor": ((str,), "internal link colour"),
+    "urlcolor": ((str,), "URL colour"),
+    "citecolor": ((str,), "citation colour"),
+    "documentclass": ((str,), "LaTeX document class"),
+    "classoption": ((str, list), "LaTeX class options"),
+    "header-includes": ((str, list), "raw LaTeX for the preamble"),
+    "abstract": ((str,), "abstract"),
+    "keywords": ((str, list), "keywords"),
+    "description": ((str,), "description"),
+    "rights": ((str,), "rights statement"),
+    "csl": ((str,), "citation style file"),
+    "link-citations": ((bool,), "link citations to the bibliography"),
+    "reference-section-title": ((str,), "title of the bibliography"),
+}
+
+KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
+    "chapters": ((list,), "chapter files, in order"),
+    "translators": ((str, list), "translator or list of translators"),
+    "original": ((dict,), "the original work: title, authors, url, licence"),
+    "cover": ((str,), "cover image"),
+    "glossary": ((str,), "glossary file (default glossary.yaml)"),
+    "bibliography": ((str, list), "BibTeX/CSL bibliography file(s)"),
+    "engine": ((str,), "PDF engine: weasyprint or xelatex"),
+    "chapter-level": ((int, str), "heading level that starts a chapter: 1, 2 or auto"),
+    "line-breaking": ((str,), "word (어절, default) or syllable"),
+    "preface-title": ((str,), "title for text before the first chapter heading"),
+    "captions": ((dict,), "caption words: figure, table, equation, listing"),
+    "number-by-chapter": ((bool,), "number figures 3.2 (true) or 7 (false)"),
+    "emoji-font": ((str,), "emoji font family"),
+    "check": ((dict,), "kobook check settings"),
+    "normalize": ((dict,), "build-time normalisation settings"),
+    "particles": ((dict,), "extra readings for particle agreement"),
+    "html": ((dict,), "HTML site settings"),
+    "pdf": ((dict,), "PDF settings"),
+}
+
+ORIGINAL_KEYS = {"title", "authors", "author", "url", "licence", "license", "year", "publisher"}
+CAPTION_KEYS = {"figure", "table", "equation", "listing", "chapter", "section"}
+ENGINES = ("weasyprint", "xelatex")
+
+
+@dataclass
+class Config:
+    """The validated metadata of one book, with defaults filled in."""
+
+    raw: dict[str, Any]
+    path: Path | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.raw.get(key, default)
+
+    # Typed accessors used by the stages; defaults live here and only here.
+    @property
+    def title(self) -> str:
+        return str(self.raw.get("title") or "")
+
+    @property
+    def lang(self) -> str:
+        return str(self.raw.get("lang") or "ko-KR")
+
+    @property
+    def authors(self) -> list[str]:
+        return as_list(self.raw.get("author"))
+
+    @property
+    def translators(self) -> list[str]:
+        return as_list(self.raw.get("translators"))
+
+    @property
+    def original(self) -> dict[str, Any]:
+        value = self.raw.get("original") or {}
+        return dict(value)
+
+    @property
+    def engine(self) -> str:
+        return str(self.raw.get("engine") or "weasyprint")
+
+    @property
+    def line_breaking(self) -> str:
+        return str(self.raw.get("line-breaking") or "word")
+
+    @property
+    def toc(self) -> bool:
+        return bool(self.raw.get("toc", True))
+
+    @property
+    def toc_depth(self) -> int:
+        return int(self.raw.get("toc-depth", 2))
+
+    @property
+    def numbersections(self) -> bool:
+        return bool(self.raw.get("numbersections", True))
+
+    @property
+    def number_by_chapter(self) -> bool:
+        return bool(self.raw.get("number-by-chapter", True))
+
+    @property
+    def captions(self) -> dict[str, str]:
+        words = {
+            "figure": "그림",
+            "table": "표",
+            "equation": "식",
+            "listing": "코드",
+            "chapter": "장",
+            "section": "절",
+        }
+        words.update({k: str(v) for k, v in (self.raw.get("captions") or {}).items()})
+        return words
+
+    @property
+    def preface_title(self) -> str:
+        return str(self.raw.get("preface-title") or "들어가며")
+
+    @property
+    def bibliography(self) -> list[str]:
+        return as_list(self.raw.get("bibliography"))
+
+
+def as_list(value: Any) -> list[str]:
+    """``"a"`` → ``["a"]``, ``None`` → ``[]``; lists of names keep their order."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, list):
+        return [str(v if not isinstance(v, dict) else v.get("name", v)) for v in value]
+    return [str(value)]
+
+
+def load_config(path: Path) -> Config:
+    """Read ``metadata.yaml`` (or return defaults when there is none)."""
+    if not path.exists():
+        return Config(raw={}, path=None)
+    text = read_text(path)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        raise KobookError(
+            f"metadata is not valid YAML: {exc.problem}",
+            code="CFG001",
+            file=path,
+            line=(mark.line + 1) if mark else 0,
+            col=(mark.column + 1) if mark else 0,
+            hint="check indentation and quote values that contain ':' or '#'",
+        ) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise KobookError(
+            "metadata must be a mapping of keys to values",
+            code="CFG002",
+            file=path,
+            line=1,
+        )
+    validate(data, path, text)
+    return Config(raw=data, path=path)
+
+
+def key_line(text: str, key: str) -> int:
+    """Line of ``key:`` in the YAML source, for error messages (0 if not found)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith(f"{key}:"):
+            return number
+    return 0
+
+
+def validate(data: dict[str, Any], path: Path | None, text: str = "") -> None:
+    """Check known keys' types and catch misspelt kobook keys; raise :class:`KobookError`."""
+    known = {**PANDOC_KEYS, **KOBOOK_KEYS}
+    for key, value in data.items():
+        key = str(key)
+        if key in known:
+            types, what = known[key]
+            if value is not None and not isinstance(value, types):
+                # YAML booleans are ints in Python; reject them for int keys explicitly.
+                raise KobookError(
+                    f"'{key}' should be {type_names(types)} ({what}), not {type(value).__name__}",
+                    code="CFG003",
+                    file=path,
+                    line=key_line(text, key),
+                    hint=f"example: {key}: {example(key)}",
+                )
+            check_value(key, value, path, text)
+            continue
+        close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.75)
+        if close:
+            raise KobookError(
+                f"unknown key '{key}': did you mean '{close[0]}'?",
+                code="CFG004",
+                file=path,
+                line=key_line(text, key),
+                hint=f"rename it to '{close[0]}' ({known[close[0]][1]})",
+            )
+        # Any other key is a pandoc variable we do not know: keep it.
+
+
+def check_value(key: str, value: Any, path: Path | None, text: str) -> None:
+    """Value-level checks for the keys whose values are a closed set."""
+    line = key_line(text, key)
+
+    def fail(message: str, hint: str) -> None:
+        raise KobookError(message, code="CFG005", file=path, line=line, hint=hint)
+
+    if key == "engine" and value not in ENGINES:
+        close = difflib.get_close_matches(str(value), ENGINES, n=1)
+        fail(
+            f"engine '{value}' is not one of {', '.join(ENGINES)}",
+            f"did you mean '{close[0]}'?" if close else "use weasyprint or xelatex",
+        )
+    if key == "line-breaking" and value not in ("word", "syllable"):
+        fail(f"line-breaking '{value}' is not 'word' or 'syllable'", "use word (어절 단위)")
+    if key == "chapter-level" and value not in (1, 2, 3, "auto"):
+        fail(f"chapter-level '{value}' must be 1, 2, 3 or auto", "use 2 for one big file")
+    if key == "chapters" and not all(isinstance(v, str) for v in value):
+        fail("'chapters' must be a list of file names", "chapters:\n  - book/01-intro.md")
+    if key == "original":
+        for sub in value:
+            if sub not in ORIGINAL_KEYS:
+                close = difflib.get_close_matches(str(sub), sorted(ORIGINAL_KEYS), n=1)
+                fail(
+                    f"unknown key 'original.{sub}'"
+                    + (f": did you mean 'original.{close[0]}'?" if close else ""),
+                    "original takes: " + ", ".join(sorted(ORIGINAL_KEYS)),
+                )
+    if key == "captions":
+        for sub in value:
+            if sub not in CAPTION_KEYS:
+                close = difflib.get_close_matches(str(sub), sorted(CAPTION_KEYS), n=1)
+                fail(
+                    f"unknown key 'captions.{sub}'"
+                    + (f": did you mean 'captions.{close[0]}'?" if close else ""),
+                    "captions takes: " + ", ".join(sorted(CAPTION_KEYS)),
+                )
+    if key == "toc-depth" and isinstance(value, bool):
+        fail("'toc-depth' should be a number", "toc-depth: 2")
+
+
+def type_names(types: tuple[type, ...]) -> str:
+    names = {str: "text", list: "a list", dict: "a mapping", bool: "true/false", int: "a number"}
+    return " or ".join(names.get(t, t.__name__) for t in types)
+
+
+def example(key: str) -> str:
+    examples = {
+        "chapters": "[book/01-intro.md, book/02-memory.md]",
+        "toc": "true",
+        "toc-depth": "2",
+        "numbersections": "true",
+        "original": "{title: The Ultra-Scale Playbook, url: https://...}",
+        "fontsize": "10pt",
+        "linestretch": "1.6",
+    }
+    return examples.get(key, '"..."')
+
+
+def read_text(path: Path) -> str:
+    """Read a UTF-8 text file; other encodings get an error that says how to convert."""
+    data = path.read_bytes()
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        guess = guess_encoding(data)
+        raise KobookError(
+            f"file is not UTF-8 (byte 0x{data[exc.start]:02x} at line {line})"
+            + (f"; it looks like {guess}" if guess else ""),
+            code="ENC001",
+            file=path,
+            line=line,
+            hint=f"convert it: iconv -f {guess or 'CP949'} -t UTF-8 '{path}' -o '{path}.utf8' "
+            f"&& mv '{path}.utf8' '{path}'",
+        ) from None
+
+
+def guess_encoding(data: bytes) -> str:
+    """Name the legacy encoding Korean files usually come in, if it decodes."""
+    for name in ("cp949", "euc-kr", "utf-16"):
+        try:
+            data.decode(name)
+        except UnicodeDecodeError:
+            continue
+        return name.upper()
+    return ""

@@ -1,0 +1,43 @@
+"""Stage 3, parse: each chapter's Markdown → one pandoc JSON AST, cached by content hash."""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cache import Cache, digest
+from ..load import Book, Chapter
+from .pandoc import READER, markdown_to_ast, pandoc_version
+
+
+@dataclass
+class Doc:
+    """A parsed chapter: its source and its AST (``blocks`` are what transforms change)."""
+
+    chapter: Chapter
+    blocks: list[dict[str, Any]]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_chapter(chapter: Chapter, cache: Cache) -> Doc:
+    key = digest("ast", pandoc_version(), READER, chapter.text)
+    cached = cache.get("ast", key, ".json")
+    if cached is not None:
+        ast = json.loads(cached)
+    else:
+        ast = markdown_to_ast(chapter.text)
+        cache.put("ast", key, json.dumps(ast).encode("utf-8"), ".json")
+    return Doc(chapter=chapter, blocks=ast["blocks"], meta=ast.get("meta", {}))
+
+
+def parse_book(book: Book, cache: Cache) -> list[Doc]:
+    """Parse every chapter (cached runs skip pandoc entirely)."""
+    return [parse_chapter(chapter, cache) for chapter in book.chapters]
+
+
+@functools.cache
+def api_version() -> list[int]:
+    """The pandoc-api-version to put on documents we hand back to pandoc."""
+    return list(markdown_to_ast("x")["pandoc-api-version"])

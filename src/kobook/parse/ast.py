@@ -1,0 +1,149 @@
+"""Small helpers over pandoc's JSON AST (``{"t": type, "c": content}`` nodes).
+
+We work on the JSON directly instead of a wrapper library: it is what pandoc
+reads and writes, and transforms stay plain functions over plain data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+Node = dict[str, Any]
+Action = Callable[[Node], "Node | list[Node] | None"]
+
+
+def walk(value: Any, action: Action) -> Any:
+    """Return ``value`` with ``action`` applied to every node, top-down.
+
+    ``action`` returns ``None`` to keep a node and walk its children, or a
+    replacement: a node, or a list of nodes spliced in its place.  A
+    replacement is not walked again (so an action can wrap a node in a node of
+    the same type without looping); an action that wants its replacement's
+    children processed calls :func:`walk` on them itself.
+    """
+    if isinstance(value, list):
+        out: list[Any] = []
+        for item in value:
+            if isinstance(item, dict) and "t" in item:
+                result = action(item)
+                if result is None:
+                    out.append(walk_children(item, action))
+                elif isinstance(result, list):
+                    out.extend(result)
+                else:
+                    out.append(result)
+            else:
+                out.append(walk(item, action))
+        return out
+    if isinstance(value, dict):
+        return {k: walk(v, action) for k, v in value.items()}
+    return value
+
+
+def walk_children(node: Node, action: Action) -> Node:
+    if "c" not in node:
+        return node
+    return {"t": node["t"], "c": walk(node["c"], action)}
+
+
+def iter_nodes(value: Any) -> Iterator[Node]:
+    """Every node in document order (pre-order), without copying."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            if "t" in item:
+                yield item
+                if "c" in item:
+                    stack.append(item["c"])
+            else:
+                stack.extend(reversed(list(item.values())))
+
+
+def stringify(value: Any) -> str:
+    """Plain text of inlines/blocks (what a reader sees, without markup)."""
+    parts: list[str] = []
+
+    def go(item: Any) -> None:
+        if isinstance(item, list):
+            for x in item:
+                go(x)
+            return
+        if not isinstance(item, dict) or "t" not in item:
+            return
+        t = item["t"]
+        c: Any = item.get("c")
+        if t == "Str":
+            parts.append(c)
+        elif t in ("Space", "SoftBreak"):
+            parts.append(" ")
+        elif t == "LineBreak":
+            parts.append("\n")
+        elif t in ("Code", "Math"):
+            parts.append(c[1])
+        elif t == "RawInline":
+            return
+        elif t in (
+            "Emph",
+            "Strong",
+            "Strikeout",
+            "Underline",
+            "SmallCaps",
+            "Superscript",
+            "Subscript",
+            "Para",
+            "Plain",
+        ):
+            go(c)
+        elif t in ("Link", "Image", "Span"):
+            go(c[1])
+        elif t == "Quoted":
+            parts.append("“" if c[0]["t"] == "DoubleQuote" else "‘")
+            go(c[1])
+            parts.append("”" if c[0]["t"] == "DoubleQuote" else "’")
+        elif t == "Cite":
+            go(c[1])
+        elif t == "Note":
+            return
+        elif t == "Header":
+            go(c[2])
+        elif t == "Div":
+            go(c[1])
+
+    go(value)
+    return "".join(parts)
+
+
+def attr(
+    identifier: str = "", classes: list[str] | None = None, keyvals: list[list[str]] | None = None
+) -> list[Any]:
+    return [identifier, classes or [], keyvals or []]
+
+
+def text_inlines(text: str) -> list[Node]:
+    """Inlines for plain ``text`` (words as ``Str``, spaces as ``Space``)."""
+    out: list[Node] = []
+    for index, word in enumerate(text.split(" ")):
+        if index:
+            out.append({"t": "Space"})
+        if word:
+            out.append({"t": "Str", "c": word})
+    return out
+
+
+def raw_inline(fmt: str, text: str) -> Node:
+    return {"t": "RawInline", "c": [fmt, text]}
+
+
+def raw_block(fmt: str, text: str) -> Node:
+    return {"t": "RawBlock", "c": [fmt, text]}
+
+
+def keyval(attrs: list[Any], key: str) -> str | None:
+    for k, v in attrs[2]:
+        if k == key:
+            return str(v)
+    return None

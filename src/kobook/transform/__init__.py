@@ -1,0 +1,53 @@
+"""Stage 4, transform: ordered passes of small functions ``(doc, ctx) -> doc``.
+
+Each pass runs over every chapter before the next pass starts, so a later pass
+sees the whole book's numbering (a reference in chapter 2 to a figure in
+chapter 5 works).  The order is the list below, nothing else; writers add their
+own passes (footnotes for the PDF, links between HTML pages) in ``write/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..cache import Cache
+from ..load import Book
+from ..parse import Doc
+from .callouts import make_callouts
+from .citations import cite
+from .context import Context, Target
+from .crossrefs import resolve_crossrefs
+from .equations import number_equations
+from .figures import check_images, number_figures
+from .headings import shift_headings
+from .ids import unique_ids
+from .sections import number_sections
+from .tables import number_tables
+
+Pass = Callable[[Doc, Context], Doc]
+
+PASSES: list[tuple[str, Pass]] = [
+    ("headings", shift_headings),
+    ("callouts", make_callouts),
+    ("images", check_images),
+    ("figures", number_figures),
+    ("tables", number_tables),
+    ("equations", number_equations),
+    ("ids", unique_ids),
+    ("sections", number_sections),
+    ("crossrefs", resolve_crossrefs),
+    ("citations", cite),
+]
+
+
+def transform_book(
+    book: Book, docs: list[Doc], *, keep_going: bool = False, cache: Cache | None = None
+) -> tuple[list[Doc], Context]:
+    """Run :data:`PASSES` in order over all chapters; return the docs and the context."""
+    ctx = Context(book=book, keep_going=keep_going, cache=cache)
+    for _name, run in PASSES:
+        docs = [run(doc, ctx) for doc in docs]
+    return docs, ctx
+
+
+__all__ = ["PASSES", "Context", "Target", "transform_book"]

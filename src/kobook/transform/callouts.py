@@ -1,0 +1,159 @@
+"""Callouts: ``::: note`` fenced divs and the ``> 📝 참고`` blockquotes translations use.
+
+Both become ``Div.callout.callout-KIND`` whose first child is a
+``Div.callout-title``; writers style that one shape (a box in the PDF, an aside
+in HTML).  Titles are Korean by default (참고, 팁, 주의, 중요, 경고) and a
+``title="..."`` attribute or the blockquote's own label overrides them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..parse import Doc
+from ..parse.ast import attr, keyval, stringify, text_inlines, walk
+from .context import Context
+
+TITLES = {
+    "note": "참고",
+    "tip": "팁",
+    "warning": "주의",
+    "caution": "주의",
+    "important": "중요",
+    "danger": "경고",
+}
+ALIASES = {f"callout-{k}": k for k in TITLES} | {"info": "note", "hint": "tip"}
+EMOJI_KIND = {
+    "📝": "note",
+    "ℹ️": "note",
+    "ℹ": "note",
+    "📌": "note",
+    "💡": "tip",
+    "⚠️": "warning",
+    "⚠": "warning",
+    "❗": "important",
+    "❗️": "important",
+    "🚨": "danger",
+}
+LABEL_KIND = {
+    "참고": "note",
+    "노트": "note",
+    "note": "note",
+    "팁": "tip",
+    "tip": "tip",
+    "주의": "warning",
+    "warning": "warning",
+    "경고": "danger",
+    "중요": "important",
+    "important": "important",
+}
+LEAD = re.compile(
+    r"^(" + "|".join(re.escape(e) for e in sorted(EMOJI_KIND, key=len, reverse=True)) + r")"
+)
+
+
+def callout(
+    kind: str, title: list[dict[str, Any]], body: list[dict[str, Any]], ident: str = ""
+) -> dict[str, Any]:
+    title_div = {"t": "Div", "c": [attr("", ["callout-title"]), [{"t": "Plain", "c": title}]]}
+    return {
+        "t": "Div",
+        "c": [attr(ident, ["callout", f"callout-{kind}"]), [title_div, *body]],
+    }
+
+
+def from_div(node: dict[str, Any]) -> dict[str, Any] | None:
+    ident, classes, _keyvals = node["c"][0]
+    kind = next((ALIASES.get(c, c) for c in classes if ALIASES.get(c, c) in TITLES), None)
+    if kind is None or "callout" in classes:
+        return None
+    body = node["c"][1]
+    title_text = keyval(node["c"][0], "title")
+    if title_text:
+        title = text_inlines(title_text)
+    elif body and body[0]["t"] == "Header":
+        title = body[0]["c"][2]
+        body = body[1:]
+    else:
+        title = text_inlines(TITLES[kind])
+    return callout(kind, title, body, ident)
+
+
+def from_blockquote(node: dict[str, Any]) -> dict[str, Any] | None:
+    """``> 📝 참고`` / ``> 💡 text`` / ``> **참고:** text`` → a callout; other quotes stay."""
+    blocks = node["c"]
+    if not blocks or blocks[0]["t"] not in ("Para", "Plain"):
+        return None
+    first = blocks[0]["c"]
+    text = stringify(first).strip()
+    emoji = LEAD.match(text)
+    kind = None
+    label = ""
+    if emoji:
+        kind = EMOJI_KIND[emoji.group(1)]
+        rest = text[emoji.end() :].strip()
+        words = rest.split()
+        if words and words[0].rstrip(":：").lower() in LABEL_KIND and len(words) <= 3:
+            label = rest.rstrip(":：")
+            kind = LABEL_KIND[words[0].rstrip(":：").lower()]
+            title = text_inlines(f"{emoji.group(1)} {label}")
+            body = blocks[1:]
+        else:
+            title = text_inlines(f"{emoji.group(1)} {TITLES[kind]}")
+            body = [
+                {"t": blocks[0]["t"], "c": drop_leading_text(first, emoji.group(1))},
+                *blocks[1:],
+            ]
+        return callout(kind, title, body)
+    if first and first[0]["t"] == "Strong":
+        word = stringify(first[0]).strip().rstrip(":：").lower()
+        if word in LABEL_KIND:
+            kind = LABEL_KIND[word]
+            rest = first[1:]
+            while rest and (
+                rest[0]["t"] in ("Space", "SoftBreak")
+                or (rest[0]["t"] == "Str" and rest[0]["c"] in (":", "："))
+            ):
+                rest = rest[1:]
+            body = ([{"t": blocks[0]["t"], "c": rest}] if rest else []) + blocks[1:]
+            return callout(kind, first[0]["c"], body)
+    return None
+
+
+def drop_leading_text(inlines: list[dict[str, Any]], prefix: str) -> list[dict[str, Any]]:
+    """Remove ``prefix`` (an emoji) and the space after it from the start of ``inlines``."""
+    out = list(inlines)
+    while out and out[0]["t"] == "Str" and prefix:
+        value = out[0]["c"]
+        if value.startswith(prefix):
+            value = value[len(prefix) :]
+            prefix = ""
+        elif prefix.startswith(value):
+            prefix = prefix[len(value) :]
+            value = ""
+        else:
+            break
+        if value:
+            out[0] = {"t": "Str", "c": value}
+        else:
+            out.pop(0)
+    while out and out[0]["t"] in ("Space", "SoftBreak"):
+        out.pop(0)
+    return out
+
+
+def make_callouts(doc: Doc, ctx: Context) -> Doc:
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] == "Div":
+            made = from_div(node)
+        elif node["t"] == "BlockQuote":
+            made = from_blockquote(node)
+        else:
+            return None
+        if made is not None:
+            made["c"][1] = walk(made["c"][1], action)  # callouts inside callouts
+        return made
+
+    doc.blocks = walk(doc.blocks, action)
+    return doc

@@ -1,0 +1,144 @@
+"""Citations ``[@key]`` through pandoc's citeproc, with the book's bibliography.
+
+Runs after cross-references (which are Cites to pandoc too).  A ``@word`` whose
+key is not in the bibliography stays as the text the author wrote (``@torch``
+in prose is not a citation) and gets a warning only when it was bracketed.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..cache import digest
+from ..parse import Doc, api_version
+from ..parse.ast import iter_nodes, walk
+from ..parse.pandoc import pandoc_version, run_pandoc
+from .context import Context
+
+
+@functools.cache
+def bibliography_keys(path: Path, mtime: float) -> frozenset[str]:
+    """The entry keys of a BibTeX, CSL-JSON or CSL-YAML file."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if path.suffix.lower() in (".bib", ".bibtex"):
+        return frozenset(re.findall(r"@\w+\s*\{\s*([^,\s]+)\s*,", text))
+    if path.suffix.lower() == ".json":
+        return frozenset(str(e.get("id")) for e in json.loads(text))
+    return frozenset(re.findall(r"^\s*-?\s*id:\s*['\"]?([^'\"\s]+)", text, re.M))
+
+
+def book_bibliography(ctx: Context) -> list[Path]:
+    paths = []
+    for name in ctx.book.config.bibliography:
+        path = (ctx.root / name).resolve()
+        if not path.is_file():
+            ctx.problem(
+                ctx.book.chapters[0],
+                "CITE002",
+                f"bibliography file not found: {name}",
+                hint="fix 'bibliography:' in metadata.yaml",
+            )
+            continue
+        paths.append(path)
+    return paths
+
+
+def known_keys(paths: list[Path]) -> frozenset[str]:
+    keys: set[str] = set()
+    for path in paths:
+        keys |= bibliography_keys(path, path.stat().st_mtime)
+    return frozenset(keys)
+
+
+def unwrap_unknown(doc: Doc, keys: frozenset[str], ctx: Context) -> int:
+    """Turn Cites with unknown keys back into their text; return how many real ones remain."""
+    remaining = 0
+
+    def action(node: dict[str, Any]) -> Any:
+        nonlocal remaining
+        if node["t"] != "Cite":
+            return None
+        citations, text = node["c"]
+        if all(c["citationId"] in keys for c in citations):
+            remaining += 1
+            return None
+        literal = "".join(i.get("c", " ") if i["t"] == "Str" else " " for i in text)
+        if literal.startswith("["):
+            missing = [c["citationId"] for c in citations if c["citationId"] not in keys]
+            ctx.problem(
+                doc.chapter,
+                "CITE001",
+                f"citation key not in the bibliography: {', '.join(missing)}",
+                needle="@" + missing[0],
+                fatal=False,
+                hint="add the entry to the bibliography file or fix the key",
+            )
+        return text
+
+    doc.blocks = walk(doc.blocks, action)
+    return remaining
+
+
+def cite(doc: Doc, ctx: Context) -> Doc:
+    if not any(n["t"] == "Cite" for n in iter_nodes(doc.blocks)):
+        return doc
+    paths = book_bibliography(ctx)
+    if unwrap_unknown(doc, known_keys(paths), ctx) == 0:
+        return doc
+    meta: dict[str, Any] = {
+        "reference-section-title": {
+            "t": "MetaString",
+            "c": ctx.book.config.get("reference-section-title", "참고 문헌"),
+        },
+        "lang": {"t": "MetaString", "c": ctx.book.config.lang},
+        "link-citations": {"t": "MetaBool", "c": True},
+    }
+    args = ["--citeproc"] + [f"--bibliography={p}" for p in paths]
+    csl = ctx.book.config.get("csl")
+    if csl:
+        args.append(f"--csl={(ctx.root / csl).resolve()}")
+    document = {"pandoc-api-version": api_version(), "meta": meta, "blocks": doc.blocks}
+    payload = json.dumps(document)
+    key = digest(
+        "cite",
+        pandoc_version(),
+        payload,
+        *(p.read_text("utf-8", "replace") for p in paths),
+        " ".join(args),
+    )
+    cache = ctx.cache
+    cached = cache.get("cite", key, ".json") if cache else None
+    if cached is not None:
+        out = json.loads(cached)
+    else:
+        out = json.loads(run_pandoc(["-f", "json", "-t", "json", *args], payload, what="citeproc"))
+        if cache:
+            cache.put("cite", key, json.dumps(out).encode(), ".json")
+    doc.blocks = prefix_reference_ids(out["blocks"], doc.chapter.id)
+    return doc
+
+
+def prefix_reference_ids(blocks: list[dict[str, Any]], prefix: str) -> list[dict[str, Any]]:
+    """Make citeproc's ids (``refs``, ``ref-KEY``) unique per chapter, links included.
+
+    The same work cited in two chapters would otherwise give two ``#ref-KEY`` in
+    the one-document PDF.  The bibliography heading citeproc adds is level 1; in
+    a chapter it is a section, so it becomes level 2.
+    """
+    for index, node in enumerate(blocks):
+        if node["t"] == "Div" and node["c"][0][0] == "refs":
+            before = blocks[index - 1] if index else None
+            if before and before["t"] == "Header" and before["c"][0] == 1:
+                before["c"][0] = 2
+                before["c"][1][0] = f"{prefix}-bibliography"
+    for node in iter_nodes(blocks):
+        t = node["t"]
+        if t == "Div" and (node["c"][0][0] == "refs" or node["c"][0][0].startswith("ref-")):
+            node["c"][0][0] = f"{prefix}-{node['c'][0][0]}"
+        elif t == "Link" and node["c"][2][0].startswith("#ref-"):
+            node["c"][2][0] = f"#{prefix}-{node['c'][2][0][1:]}"
+    return blocks

@@ -1,0 +1,88 @@
+"""What transforms share: the book, the numbering registry, and collected diagnostics."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..cache import Cache
+from ..errors import Diagnostic, KobookError, Location
+from ..load import Book, Chapter
+
+
+@dataclass
+class Target:
+    """Something a cross-reference can point at (a figure, table, equation, section)."""
+
+    kind: str  # "fig" | "tbl" | "eq" | "sec"
+    id: str
+    chapter_id: str
+    label: str  # the number as printed: "3.2", or the title for unnumbered sections
+    text: str  # what a reference prints: "그림 3.2", "식 (3.1)", "3.2절", "2장"
+
+
+@dataclass
+class Context:
+    """Shared state of one build's transform passes."""
+
+    book: Book
+    keep_going: bool = False
+    cache: Cache | None = None
+    targets: dict[str, Target] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    seen_ids: set[str] = field(default_factory=set)
+    counters: dict[tuple[str, str], int] = field(default_factory=dict)
+    # (chapter id, URL after check_images) -> URL as written, for messages.
+    source_urls: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def next_number(self, chapter: Chapter, kind: str) -> str:
+        """The next number of ``kind`` ("fig", "tbl", "eq"): ``3.2`` per chapter, else ``7``."""
+        per_chapter = self.book.config.number_by_chapter and chapter.number is not None
+        scope = chapter.id if per_chapter else "book"
+        key = (scope, kind)
+        self.counters[key] = self.counters.get(key, 0) + 1
+        count = self.counters[key]
+        return f"{chapter.number}.{count}" if per_chapter else str(count)
+
+    @property
+    def root(self) -> Path:
+        return self.book.root
+
+    def locate(self, chapter: Chapter, needle: str) -> Location:
+        """Where ``needle`` first appears in a chapter's source (for messages)."""
+        index = chapter.text.find(needle) if needle else -1
+        if index < 0:
+            return Location(chapter.path, chapter.source_line(1), 0)
+        line = chapter.text.count("\n", 0, index) + 1
+        col = index - (chapter.text.rfind("\n", 0, index) + 1) + 1
+        return Location(chapter.path, chapter.source_line(line), col)
+
+    def problem(
+        self,
+        chapter: Chapter,
+        code: str,
+        message: str,
+        *,
+        needle: str = "",
+        hint: str = "",
+        fatal: bool = True,
+    ) -> None:
+        """Report a problem: an error (raised) unless ``keep_going`` or not ``fatal``."""
+        location = self.locate(chapter, needle)
+        if fatal and not self.keep_going:
+            raise KobookError(
+                message,
+                code=code,
+                file=location.file,
+                line=location.line,
+                col=location.col,
+                hint=hint,
+            )
+        self.diagnostics.append(
+            Diagnostic(code, message, location, hint, "error" if fatal else "warning")
+        )
+
+
+REF_KINDS = ("fig", "tbl", "eq", "sec", "lst")
+REF_ID = re.compile(r"^(fig|tbl|eq|sec|lst):")

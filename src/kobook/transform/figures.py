@@ -1,0 +1,118 @@
+"""Figures: check the image exists, drop file-name captions, number and label them.
+
+``![스크린샷 2025-06-27 오후 3.52.11.png](images/a.png)`` is how screenshots
+arrive from editors: the alt text is a file name, not a caption, so it is
+dropped (FIG002).  A figure with a caption, or with a ``#fig:`` id, is numbered
+per chapter and its caption starts with ``그림 3.2.``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ..parse import Doc
+from ..parse.ast import attr, iter_nodes, stringify, walk
+from .context import Context, Target
+
+IMAGE_EXT = r"(?:png|jpe?g|gif|svg|webp|bmp|tiff?|pdf|heic)"
+FILE_NAME = re.compile(rf"^\S.{{0,150}}\.{IMAGE_EXT}$", re.IGNORECASE)
+
+
+def is_file_name(text: str) -> bool:
+    """True for alt texts like ``image.png`` or ``스크린샷 2025-06-27 오후 3.52.11.png``."""
+    text = text.strip()
+    return bool(FILE_NAME.match(text)) and len(text.split()) <= 8
+
+
+def resolve_image(url: str, doc: Doc, ctx: Context) -> Path | None:
+    """Find an image relative to its chapter file, then to the project root."""
+    if re.match(r"^[a-z][a-z0-9+.-]*:", url, re.IGNORECASE):
+        return None  # http:, data: ... — not a local file
+    from urllib.parse import unquote
+
+    name = unquote(url.split("#", 1)[0].split("?", 1)[0])
+    for base in (doc.chapter.path.parent, ctx.root):
+        candidate = (base / name).resolve()
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def check_images(doc: Doc, ctx: Context) -> Doc:
+    """IMG001: every local image exists; targets become paths relative to the project."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Image":
+            return None
+        url = node["c"][2][0]
+        if re.match(r"^[a-z][a-z0-9+.-]*:", url, re.IGNORECASE):
+            return None
+        found = resolve_image(url, doc, ctx)
+        if found is None:
+            ctx.problem(
+                doc.chapter,
+                "IMG001",
+                f"image file not found: {url}",
+                needle=url,
+                hint="check the path (relative to the chapter file or the project folder); "
+                "--keep-going builds with a placeholder",
+            )
+            return {
+                "t": "Span",
+                "c": [attr("", ["missing-image"]), [{"t": "Str", "c": f"[그림 없음: {url}]"}]],
+            }
+        try:
+            node["c"][2][0] = found.relative_to(ctx.root).as_posix()
+        except ValueError:
+            node["c"][2][0] = found.as_posix()
+        ctx.source_urls[(doc.chapter.id, node["c"][2][0])] = url
+        return None
+
+    doc.blocks = walk(doc.blocks, action)
+    return doc
+
+
+def caption_label(kind_word: str, number: str) -> dict[str, Any]:
+    return {
+        "t": "Span",
+        "c": [attr("", ["caption-label"]), [{"t": "Str", "c": f"{kind_word}\u00a0{number}."}]],
+    }
+
+
+def number_figures(doc: Doc, ctx: Context) -> Doc:
+    word = ctx.book.config.captions["figure"]
+    for node in iter_nodes(doc.blocks):
+        if node["t"] != "Figure":
+            continue
+        attrs, caption, body = node["c"]
+        blocks = caption[1]
+        text = stringify(blocks).strip()
+        if text and is_file_name(text):
+            url = next((i["c"][2][0] for i in iter_nodes(body) if i["t"] == "Image"), "")
+            ctx.problem(
+                doc.chapter,
+                "FIG002",
+                f"image alt text is a file name, not a caption: {text}",
+                needle=ctx.source_urls.get((doc.chapter.id, url), url) or text,
+                hint="write a caption, or leave the brackets empty: ![](images/x.png)",
+                fatal=False,
+            )
+            caption[1] = blocks = []
+            text = ""
+            for image in iter_nodes(body):
+                if image["t"] == "Image":
+                    image["c"][1] = []
+        ident = attrs[0]
+        if not text and not ident.startswith("fig:"):
+            continue
+        number = ctx.next_number(doc.chapter, "fig")
+        if blocks and blocks[0]["t"] in ("Plain", "Para"):
+            blocks[0]["c"] = [caption_label(word, number), {"t": "Space"}, *blocks[0]["c"]]
+        else:
+            caption[1] = [{"t": "Plain", "c": [caption_label(word, number)]}]
+        attrs[2] = [kv for kv in attrs[2] if kv[0] != "number"] + [["number", number]]
+        if ident:
+            ctx.targets[ident] = Target("fig", ident, doc.chapter.id, number, f"{word} {number}")
+    return doc

@@ -1,0 +1,118 @@
+"""What the writers share: TOC entries, pandoc HTML rendering, highlight CSS, atomic output."""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..parse import Doc, api_version
+from ..parse.ast import keyval, stringify
+from ..parse.pandoc import ast_to, run_pandoc
+
+HIGHLIGHT_STYLE = "pygments"
+
+
+@dataclass(frozen=True)
+class TocEntry:
+    level: int
+    id: str
+    number: str
+    title: str
+    chapter_id: str
+
+
+def toc_entries(docs: list[Doc], depth: int, chapter_word: str) -> list[TocEntry]:
+    """Headings up to ``depth`` with their printed numbers, in reading order."""
+    entries = []
+    for doc in docs:
+        for block in doc.blocks:
+            if block["t"] != "Header" or block["c"][0] > depth:
+                continue
+            level, attrs, inlines = block["c"]
+            number = keyval(attrs, "number") or ""
+            if level == 1 and number:
+                number = f"{number}{chapter_word}"
+            title = stringify(inlines).strip()
+            entries.append(TocEntry(level, attrs[0], number, title, doc.chapter.id))
+    return entries
+
+
+def blocks_to_html(blocks: list[dict[str, Any]], extra_args: list[str] | None = None) -> str:
+    """pandoc's HTML5 for a list of blocks (math as MathML unless already replaced)."""
+    document = {"pandoc-api-version": api_version(), "meta": {}, "blocks": blocks}
+    args = [
+        "--mathml",
+        f"--syntax-highlighting={HIGHLIGHT_STYLE}",
+        "--wrap=none",
+        *(extra_args or []),
+    ]
+    return ast_to(document, "html5", args)
+
+
+@functools.cache
+def highlight_css() -> str:
+    """The CSS of pandoc's code highlighting style (pandoc only emits it standalone)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        template = Path(tmp) / "hl.html"
+        template.write_text("$highlighting-css$", encoding="utf-8")
+        return run_pandoc(
+            [
+                "-f",
+                "markdown",
+                "-t",
+                "html5",
+                f"--template={template}",
+                f"--syntax-highlighting={HIGHLIGHT_STYLE}",
+            ],
+            "```python\nx = 1\n```\n",
+            what="highlight css",
+        )
+
+
+def current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextmanager
+def atomic_output(path: Path) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; move it into place only on success."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        os.chmod(tmp_path, 0o666 & ~current_umask())
+        os.replace(tmp_path, path)
+    finally:
+        tmp_path.unlink(missing_ok=True)
+
+
+@contextmanager
+def atomic_directory(path: Path) -> Iterator[Path]:
+    """Build a folder next to ``path`` and swap it in only when complete."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}."))
+    try:
+        yield tmp
+        os.chmod(tmp, 0o777 & ~current_umask())
+        old = None
+        if path.exists():
+            old = path.parent / f".{path.name}.old"
+            shutil.rmtree(old, ignore_errors=True)
+            os.replace(path, old)
+        os.replace(tmp, path)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)

@@ -1,0 +1,115 @@
+"""Page geometry and type size from pandoc-style metadata, shared by both PDF engines.
+
+``papersize: a5``, ``geometry: margin=2cm`` or ``[top=2cm, inner=2.5cm]``,
+``fontsize: 10pt`` and ``linestretch: 1.5`` mean the same page whichever
+engine draws it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import KobookError
+from ..load import Config
+
+PAPER = {
+    "a4": ("210mm", "297mm"),
+    "a5": ("148mm", "210mm"),
+    "a6": ("105mm", "148mm"),
+    "b5": ("176mm", "250mm"),
+    "jisb5": ("182mm", "257mm"),
+    "letter": ("8.5in", "11in"),
+    "legal": ("8.5in", "14in"),
+    "executive": ("7.25in", "10.5in"),
+    "신국판": ("152mm", "225mm"),
+    "crown": ("152mm", "225mm"),
+    "국판": ("148mm", "210mm"),
+}
+LENGTH = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt|bp|px|em)\s*$")
+
+
+@dataclass(frozen=True)
+class PageLayout:
+    width: str
+    height: str
+    top: str
+    bottom: str
+    inner: str
+    outer: str
+    font_size: str
+    line_height: float
+
+
+def length(value: str, key: str, config: Config) -> str:
+    match = LENGTH.match(value)
+    if not match:
+        raise KobookError(
+            f"'{value}' in {key} is not a length",
+            code="CFG006",
+            file=config.path,
+            hint="write it like 20mm, 2cm, 1in or 10pt",
+        )
+    number, unit = match.groups()
+    return f"{number}{'pt' if unit == 'bp' else unit}"
+
+
+def page_layout(config: Config) -> PageLayout:
+    paper = str(config.get("papersize") or "a4").lower().replace("paper", "").strip()
+    if paper in PAPER:
+        width, height = PAPER[paper]
+    else:
+        parts = paper.split()
+        if len(parts) != 2:
+            raise KobookError(
+                f"unknown papersize '{paper}'",
+                code="CFG007",
+                file=config.path,
+                hint="use a4, a5, b5, letter, 신국판 or 'WIDTH HEIGHT' like '152mm 225mm'",
+            )
+        width, height = (length(p, "papersize", config) for p in parts)
+    small = paper in ("a5", "a6", "국판")
+    margins = {
+        "top": "18mm" if small else "25mm",
+        "bottom": "20mm" if small else "25mm",
+        "inner": "18mm" if small else "25mm",
+        "outer": "15mm" if small else "25mm",
+    }
+    geometry = config.get("geometry") or []
+    items = geometry if isinstance(geometry, list) else str(geometry).split(",")
+    for item in items:
+        if "=" not in str(item):
+            continue
+        key, value = (s.strip() for s in str(item).split("=", 1))
+        size = length(value, "geometry", config)
+        targets = {
+            "margin": ["top", "bottom", "inner", "outer"],
+            "hmargin": ["inner", "outer"],
+            "vmargin": ["top", "bottom"],
+            "left": ["inner"],
+            "inner": ["inner"],
+            "right": ["outer"],
+            "outer": ["outer"],
+            "top": ["top"],
+            "bottom": ["bottom"],
+        }.get(key, [])
+        for target in targets:
+            margins[target] = size
+    font_size = str(config.get("fontsize") or "10pt")
+    if isinstance(config.get("fontsize"), (int, float)):
+        font_size = f"{config.get('fontsize')}pt"
+    font_size = length(font_size, "fontsize", config)
+    stretch = config.get("linestretch")
+    # LaTeX's baselineskip is 1.2 × size; linestretch multiplies it.  Korean text
+    # wants more air than Latin: default 1.45 × 1.2 ≈ 1.75.
+    line_height = round(1.2 * float(stretch), 3) if stretch else 1.75
+    return PageLayout(
+        width,
+        height,
+        margins["top"],
+        margins["bottom"],
+        margins["inner"],
+        margins["outer"],
+        font_size,
+        line_height,
+    )

@@ -1,0 +1,157 @@
+"""TeX math → SVG for WeasyPrint (which has no MathML), cached by expression.
+
+ziamath draws the formula as paths with the STIX Two Math font it ships, so
+nothing is downloaded and no font is needed at PDF time.  The SVG's baseline
+offset becomes a ``vertical-align`` so inline math sits on the text baseline.
+ziamath's math font has no Hangul: a top-level ``\\text{한글}`` is drawn from a
+Hangul TrueType/OpenType font through ``ziamath.Text`` instead.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import json
+import re
+import subprocess
+from dataclasses import dataclass
+
+from ..cache import Cache, digest
+from ..korean.hangul import has_hangul
+
+SIZE = 20.0  # drawing size in px; the result is scaled in em, so any size works
+RENDERER_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class MathImage:
+    """An SVG and how to place it in text of font size 1em."""
+
+    svg: str
+    width_em: float
+    height_em: float
+    depth_em: float  # below the baseline
+
+    def data_uri(self) -> str:
+        return "data:image/svg+xml;base64," + base64.b64encode(self.svg.encode()).decode()
+
+    def to_json(self) -> str:
+        return json.dumps(self.__dict__)
+
+
+class MathError(ValueError):
+    """ziamath could not draw the expression."""
+
+
+@functools.cache
+def hangul_text_font() -> str | None:
+    """A Hangul TrueType/OpenType file (ziafont reads neither .ttc nor bitmap fonts)."""
+    try:
+        out = subprocess.run(
+            ["fc-list", ":lang=ko", "file", "family"], capture_output=True, text=True, check=False
+        ).stdout
+    except OSError:
+        return None
+    files = [line.split(":", 1)[0] for line in out.splitlines()]
+    files = [f for f in files if f.lower().endswith((".ttf", ".otf"))]
+    preferred = ("Myeongjo", "Batang", "Serif", "Gothic")
+    for word in preferred:
+        for path in files:
+            if word.lower() in path.lower() and "bold" not in path.lower():
+                return path
+    return files[0] if files else None
+
+
+def split_hangul_text(tex: str) -> list[tuple[str, str]]:
+    """Cut ``a + \\text{메모리}`` into ``[("math", "a +"), ("text", "메모리")]`` at depth 0."""
+    pieces: list[tuple[str, str]] = []
+    depth = 0
+    index = 0
+    start = 0
+    while index < len(tex):
+        char = tex[index]
+        if char == "\\" and tex.startswith("\\text{", index) and depth == 0:
+            end = matching_brace(tex, index + 5)
+            inner = tex[index + 6 : end]
+            if has_hangul(inner):
+                if tex[start:index].strip():
+                    pieces.append(("math", tex[start:index]))
+                pieces.append(("text", inner))
+                index = start = end + 1
+                continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == "\\":
+            index += 1
+        index += 1
+    if tex[start:].strip():
+        pieces.append(("math", tex[start:]))
+    return pieces
+
+
+def matching_brace(tex: str, open_index: int) -> int:
+    depth = 0
+    for index in range(open_index, len(tex)):
+        if tex[index] == "{" and tex[index - 1] != "\\":
+            depth += 1
+        elif tex[index] == "}" and tex[index - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                return index
+    return len(tex) - 1
+
+
+def draw(tex: str, display: bool) -> MathImage:
+    """Draw one expression (uncached)."""
+    import ziamath
+
+    tex = tex.strip()
+    try:
+        if has_hangul(tex):
+            pieces = split_hangul_text(tex)
+            if any(kind == "math" and has_hangul(value) for kind, value in pieces):
+                raise MathError("Hangul inside math must be in a top-level \\text{...}")
+            font = hangul_text_font()
+            if font is None:
+                raise MathError("no Hangul TrueType/OpenType font for \\text{...} in math")
+            style = "\\displaystyle " if display else ""
+            text = "".join(
+                value if kind == "text" else f"${style}{value}$" for kind, value in pieces
+            )
+            svg = ziamath.Text(text, textfont=font, size=SIZE).svg()
+        else:
+            mathstyle = "display" if display else None
+            svg = ziamath.Latex(tex, size=SIZE, mathstyle=mathstyle).svg()
+    except MathError:
+        raise
+    except Exception as exc:  # ziamath raises many kinds for unsupported input
+        raise MathError(str(exc) or type(exc).__name__) from None
+    match = re.search(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"', svg)
+    if not match:
+        raise MathError("no viewBox in ziamath output")
+    _x, y, width, height = (float(v) for v in match.groups())
+    depth = height + y  # y is negative: the baseline is at 0
+    return MathImage(svg, width / SIZE, height / SIZE, max(0.0, depth) / SIZE)
+
+
+def render_math(tex: str, display: bool, cache: Cache | None) -> MathImage:
+    """Draw ``tex`` (cached by content); raises :class:`MathError` for what ziamath cannot do."""
+    key = digest("math", RENDERER_VERSION, "display" if display else "inline", tex)
+    if cache is not None:
+        hit = cache.get("math", key, ".json")
+        if hit is not None:
+            data = json.loads(hit)
+            if "error" in data:
+                raise MathError(data["error"])
+            return MathImage(**data)
+    try:
+        image = draw(tex, display)
+    except MathError as exc:
+        if cache is not None:
+            cache.put("math", key, json.dumps({"error": str(exc)}).encode(), ".json")
+        raise
+    if cache is not None:
+        cache.put("math", key, image.to_json().encode(), ".json")
+    return image
