@@ -109,7 +109,7 @@ def build(
         from .write.pdf_weasyprint import write_pdf
 
         progress.step("laying out the PDF (WeasyPrint)")
-        result.diagnostics += write_pdf(book, selected, target, cache)
+        result.diagnostics += write_pdf(book, selected, target, cache, keep_going=keep_going)
         result.outputs["pdf"] = target
         lap("pdf")
     progress.step("done")

@@ -8,6 +8,7 @@ check types of the keys we know, suggest the right spelling for a misspelt one
 
 from __future__ import annotations
 
+import datetime
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ PANDOC_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "title": ((str,), "book title"),
     "subtitle": ((str,), "subtitle"),
     "author": ((str, list), "author or list of authors"),
-    "date": ((str, int, float), "date"),
+    "date": ((str, int, float, datetime.date), "date"),
     "lang": ((str,), "BCP 47 language, e.g. ko-KR"),
     "mainfont": ((str,), "Latin body font"),
     "CJKmainfont": ((str,), "Korean body font"),

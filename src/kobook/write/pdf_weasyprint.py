@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -103,29 +104,86 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
     return html, problems
 
 
-def write_pdf(book: Book, docs: list[Doc], out: Path, cache: Cache | None) -> list[Diagnostic]:
-    """Write ``out`` (atomically); return warnings met on the way."""
+class MissingGlyphs(logging.Handler):
+    """Collect WeasyPrint's ".notdef glyph rendered" warnings: each one is a tofu box."""
+
+    PATTERN = re.compile(r'unsupported by fonts: "(.+)" \(U\+([0-9A-F]+)\)')
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.characters: dict[str, int] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        match = self.PATTERN.search(record.getMessage())
+        if match:
+            char = chr(int(match.group(2), 16))
+            self.characters[char] = self.characters.get(char, 0) + 1
+
+
+def missing_glyph_problems(book: Book, docs: list[Doc], found: dict[str, int]) -> list[Diagnostic]:
+    """GLYPH001 for each character no font could draw, located in the source."""
+    problems = []
+    for char, count in sorted(found.items()):
+        location = Location()
+        for doc in docs:
+            index = doc.chapter.text.find(char)
+            if index >= 0:
+                line = doc.chapter.text.count("\n", 0, index) + 1
+                location = Location(doc.chapter.path, doc.chapter.source_line(line))
+                break
+        problems.append(
+            Diagnostic(
+                "GLYPH001",
+                f"no installed font has '{char}' (U+{ord(char):04X}); drawn {count}× as a box",
+                location,
+                "install a font that covers it (kobook doctor) or replace the character",
+            )
+        )
+    return problems
+
+
+def write_pdf(
+    book: Book, docs: list[Doc], out: Path, cache: Cache | None, *, keep_going: bool = False
+) -> list[Diagnostic]:
+    """Write ``out`` (atomically); return warnings met on the way.
+
+    A character no font can draw fails the build (GLYPH001) unless ``keep_going``:
+    a PDF with tofu boxes is not a result.
+    """
     import weasyprint
 
     install()
     html, problems = render_html(book, docs, cache)
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    weasy_logger = logging.getLogger("weasyprint")
+    glyphs = MissingGlyphs()
+    weasy_logger.addHandler(glyphs)
+    previous_level = weasy_logger.level
+    weasy_logger.setLevel(logging.WARNING)
+    weasy_logger.propagate = False
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     token = KEEP_ALL.set(book.config.line_breaking == "word")
     try:
         document = weasyprint.HTML(string=html, base_url=str(book.root) + "/")
         with atomic_output(out) as tmp:
-            document.write_pdf(
-                tmp,
-                pdf_variant=None,
-                uncompressed_pdf=False,
-                custom_metadata=True,
-            )
+            document.write_pdf(tmp, uncompressed_pdf=False, custom_metadata=True)
+            missing = missing_glyph_problems(book, docs, glyphs.characters)
+            if missing and not keep_going:
+                raise KobookError(
+                    f"{len(missing)} character(s) have no font; the PDF was not written",
+                    code="GLYPH001",
+                    file=missing[0].location.file,
+                    line=missing[0].location.line,
+                    hint="see the list below; --keep-going writes the PDF anyway",
+                    diagnostics=missing,
+                )
     except OSError as exc:
         raise KobookError(f"could not write the PDF: {exc}", code="PDF001", file=out) from None
     finally:
         KEEP_ALL.reset(token)
-    return problems
+        weasy_logger.removeHandler(glyphs)
+        weasy_logger.setLevel(previous_level)
+        weasy_logger.propagate = True
+    return problems + missing
 
 
 def chapter_attr(doc: Doc) -> list[Any]:

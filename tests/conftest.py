@@ -1,0 +1,60 @@
+"""Shared fixtures: tiny books in temporary folders, the sample book, the corpus."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("KOBOOK_SHARED", REPO.parent / "shared"))
+CORPUS = SHARED / "corpus"
+PLAYBOOK = CORPUS / "ultrascale-playbook-ko"
+SCALING = CORPUS / "scaling-book-en"
+COUNTERS = SHARED / "tools" / "ko_pdf_counters.py"
+
+
+def need_corpus(path: Path) -> None:
+    """Skip (with the reason) where ../shared is absent; CI always has it."""
+    if not path.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must have the corpus at {path}")
+        pytest.skip(f"corpus not found at {path} (../shared/corpus is absent here)")
+
+
+BookMaker = Callable[..., Path]
+
+
+@pytest.fixture
+def make_book(tmp_path: Path) -> BookMaker:
+    """Write a small book: ``make_book({"book/01.md": "# 제목"}, metadata={...})``."""
+
+    def make(
+        files: dict[str, str | bytes],
+        metadata: dict[str, object] | None = None,
+        images: list[str] | None = None,
+    ) -> Path:
+        root = tmp_path / "book-project"
+        root.mkdir(exist_ok=True)
+        if metadata is not None:
+            (root / "metadata.yaml").write_text(
+                yaml.safe_dump(metadata, allow_unicode=True), encoding="utf-8"
+            )
+        for name, content in files.items():
+            path = root / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8")
+        for name in images or []:
+            path = root / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(REPO / "tests" / "data" / "pixel.png", path)
+        return root
+
+    return make

@@ -1,0 +1,158 @@
+"""Build the repository's own sample book to PDF and HTML and read the results."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+import kobook
+from kobook.cache import Cache
+from kobook.load import load_book
+from kobook.normalize import normalize_book
+from kobook.parse import parse_book
+from kobook.parse.ast import iter_nodes, stringify
+from kobook.transform import transform_book
+from tests.checks import html_problems, in_order, pdf_pages, split_words, squash, toc_entries
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> kobook.BuildResult:
+    out = tmp_path_factory.mktemp("sample-dist")
+    cache = tmp_path_factory.mktemp("sample-cache")
+    return kobook.build(REPO, ["pdf", "html"], out=out, cache_dir=cache)
+
+
+@pytest.fixture(scope="module")
+def transformed() -> list:
+    book = load_book(REPO)
+    normalize_book(book)
+    docs, _ = transform_book(book, parse_book(book, Cache(None)))
+    return docs
+
+
+@pytest.fixture(scope="module")
+def pages(built: kobook.BuildResult) -> list[str]:
+    return pdf_pages(built.outputs["pdf"])
+
+
+def headings(docs: list, max_level: int = 3) -> list[str]:
+    found = []
+    for doc in docs:
+        for node in iter_nodes(doc.blocks):
+            if node["t"] == "Header" and node["c"][0] <= max_level:
+                found.append(stringify(node["c"][2]))
+    return found
+
+
+def test_every_heading_appears_in_order(pages: list[str], transformed: list) -> None:
+    body = "\n".join(pages[2:])  # after the title page and the start of the TOC
+    expected = headings(transformed)
+    assert len(expected) >= 25
+    assert in_order(body, expected) == []
+
+
+def test_figure_and_table_captions_are_numbered_per_chapter(pages: list[str]) -> None:
+    text = "\n".join(pages)
+    figures = set(re.findall(r"그림\s(\d+)\.(\d+)\.", text))
+    tables = set(re.findall(r"표\s(\d+)\.(\d+)\.", text))
+    assert {chapter for chapter, _ in figures} >= {"1", "2", "3", "4", "5"}
+    assert ("1", "1") in figures and ("1", "2") in figures
+    assert len(tables) >= 4
+
+
+def test_sample_book_is_long_enough(built: kobook.BuildResult) -> None:
+    assert len(PdfReader(built.outputs["pdf"]).pages) >= 25
+
+
+def test_no_build_warnings_but_the_deliberate_file_name_caption(built: kobook.BuildResult) -> None:
+    codes = [d.code for d in built.diagnostics]
+    assert codes == ["FIG002"], [d.format() for d in built.diagnostics]
+
+
+def test_hangul_fonts_are_embedded(built: kobook.BuildResult) -> None:
+    reader = PdfReader(built.outputs["pdf"])
+    fonts: dict[str, bool] = {}
+    for page in reader.pages:
+        resources = page.get("/Resources") or {}
+        for font in (resources.get("/Font") or {}).values():
+            font = font.get_object()
+            descendants = font.get("/DescendantFonts")
+            target = descendants[0].get_object() if descendants else font
+            descriptor = target.get("/FontDescriptor")
+            descriptor = descriptor.get_object() if descriptor else {}
+            embedded = any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+            fonts[str(font.get("/BaseFont"))] = embedded
+    cjk = [name for name in fonts if "CJK" in name or "Nanum" in name]
+    assert cjk, fonts
+    assert all(fonts.values()), fonts
+
+
+def test_toc_page_numbers_point_at_the_headings(pages: list[str]) -> None:
+    toc_pages = [i for i, p in enumerate(pages[:6]) if "차례" in p]
+    assert toc_pages
+    entries = []
+    for index in range(toc_pages[0], len(pages)):
+        found = toc_entries(pages[index])
+        if not found and entries:
+            break
+        entries += found
+    assert len(entries) >= 20
+    for title, number in entries:
+        page_text = squash(pages[number - 1])
+        # The title may be cut by the TOC's leader; its first words must be on that page.
+        head = squash(title)[:12]
+        assert head in page_text, f"TOC says {title!r} is on page {number}"
+
+
+def test_no_raw_markdown_in_pdf_text(pages: list[str]) -> None:
+    text = "\n".join(pages)
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "book").glob("*.md"))
+    code_blocks = "".join(re.findall(r"^```.*?^```", code, flags=re.S | re.M))
+    for token in ("**", "](", ":::", "{#", "$$"):
+        assert text.count(token) <= code_blocks.count(token), token
+    assert "\\frac" not in text and "\\text" not in text
+
+
+def test_words_are_not_split_across_lines(pages: list[str]) -> None:
+    text = "\n".join(pages)
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "book").glob("*.md")))
+    assert split_words(text, source) == []
+    assert "\u2060" not in text and "\u200b" not in text
+
+
+def test_particles_after_references_agree_with_numbers(pages: list[str]) -> None:
+    text = "\n".join(pages)
+    pairs = re.findall(r"(?:그림|표)\s(\d+)\.(\d+)(을|를|은|는|이|가|과|와)(?=\s)", text)
+    assert pairs
+    vowel_final = {"2", "4", "5", "9"}
+    for _chapter, number, particle in pairs:
+        if particle in "을은이과":
+            assert number[-1] not in vowel_final, (number, particle)
+        else:
+            assert number[-1] in vowel_final, (number, particle)
+
+
+def test_html_site_is_offline_and_links_resolve(built: kobook.BuildResult) -> None:
+    site = built.outputs["html"].parent
+    assert html_problems(site) == []
+    pages = sorted(site.glob("*.html"))
+    assert len(pages) == 6  # index + 5 chapters
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert 'lang="ko' in index
+    chapter = (site / "01-memory.html").read_text(encoding="utf-8")
+    assert "<math" in chapter  # MathML
+    assert "word-break: keep-all" in (site / "assets" / "style.css").read_text(encoding="utf-8")
+    assert 'role="doc-backlink"' in chapter or "footnote-back" in chapter
+    assert re.search(r'<img[^>]+src="images/[^"]+\.(svg|png)"', chapter)
+    assert not re.search(r'(src|href)="https?://[^"]+\.(css|js|woff2?|ttf)"', chapter)
+
+
+def test_pdf_has_bookmarks_for_chapters(built: kobook.BuildResult) -> None:
+    outline = PdfReader(built.outputs["pdf"]).outline
+    titles = [item.title for item in outline if not isinstance(item, list)]
+    assert sum(1 for t in titles if re.match(r"^\d장", t)) == 5
