@@ -6,6 +6,7 @@ and compare it with what the source says.
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 import unicodedata
@@ -53,7 +54,7 @@ def split_words(pdf_text: str, source: str) -> list[tuple[str, str]]:
     words = set(source.split()) | set(re.sub(r"\$[^$]*\$", " ", source).split())
     lines = [line for line in pdf_text.split("\n") if line.strip()]
     bad = []
-    for a, b in zip(lines, lines[1:], strict=False):
+    for a, b in itertools.pairwise(lines):
         last, first = a.split()[-1], b.split()[0]
         if not (HANGUL.search(last[-1:]) and HANGUL.search(first[:1])):
             continue
