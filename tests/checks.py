@@ -125,3 +125,27 @@ def html_problems(site: Path) -> list[str]:
             if fragment and fragment not in pages[target].ids:
                 problems.append(f"{name}: link to missing id {link}")
     return problems
+
+
+def words_off_page(pdf: Path, margin: float = 0.0, tolerance: float = 1.0) -> list[str]:
+    """Words drawn (partly) outside the page less ``margin`` points: code or tables that ran off."""
+    out = subprocess.run(
+        ["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    problems = []
+    width = height = 0.0
+    page = 0
+    for line in out.splitlines():
+        page_match = re.search(r'<page width="([\d.]+)" height="([\d.]+)"', line)
+        if page_match:
+            width, height = float(page_match.group(1)), float(page_match.group(2))
+            page += 1
+            continue
+        box = r'xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)"'
+        word = re.search(rf"<word {box}>(.*)</word>", line)
+        if word:
+            x0, _y0, x1, y1 = (float(word.group(i)) for i in range(1, 5))
+            low, high = margin - tolerance, width - margin + tolerance
+            if x0 < low or x1 > high or y1 > height + tolerance:
+                problems.append(f"page {page}: {word.group(5)} at x={x0:.0f}..{x1:.0f}")
+    return problems

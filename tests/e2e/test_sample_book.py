@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,15 @@ from kobook.normalize import normalize_book
 from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, stringify
 from kobook.transform import transform_book
-from tests.checks import html_problems, in_order, pdf_pages, split_words, squash, toc_entries
+from tests.checks import (
+    html_problems,
+    in_order,
+    pdf_pages,
+    split_words,
+    squash,
+    toc_entries,
+    words_off_page,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -156,3 +165,22 @@ def test_pdf_has_bookmarks_for_chapters(built: kobook.BuildResult) -> None:
     outline = PdfReader(built.outputs["pdf"]).outline
     titles = [item.title for item in outline if not isinstance(item, list)]
     assert sum(1 for t in titles if re.match(r"^\d장", t)) == 5
+
+
+def test_nothing_runs_off_the_page(built: kobook.BuildResult) -> None:
+    # a5 with 15 mm outer and 18 mm inner margins: no word within 14 mm of an edge.
+    assert words_off_page(built.outputs["pdf"], margin=14 * 72 / 25.4) == []
+
+
+def test_page_size_and_fonts_follow_metadata(built: kobook.BuildResult) -> None:
+    reader = PdfReader(built.outputs["pdf"])
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (420, 595)  # a5
+
+
+def test_emoji_come_from_an_emoji_font(built: kobook.BuildResult, pages: list[str]) -> None:
+    assert "🚀" in "\n".join(pages) or "📝" in "\n".join(pages)
+    out = subprocess.run(
+        ["pdffonts", str(built.outputs["pdf"])], capture_output=True, text=True, check=True
+    ).stdout
+    assert "Emoji" in out

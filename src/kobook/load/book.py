@@ -149,8 +149,9 @@ def heading_levels(text: str) -> list[tuple[int, int, str]]:
 def chapter_level(config: Config, sources: list[tuple[Path, str]]) -> int:
     """The heading level that starts a chapter (``chapter-level``, or guessed).
 
-    Guess 2 for a single file with a ``#`` title over many ``##`` sections, the
-    common layout of a translated book kept as one Markdown file.
+    Guess 2 for a single file that opens with a ``#`` title and has at most one
+    more ``#`` heading (back matter such as ``# References``) over several ``##``
+    headings: the common layout of a translated book kept as one Markdown file.
     """
     value = config.get("chapter-level", "auto")
     if value != "auto":
@@ -159,8 +160,11 @@ def chapter_level(config: Config, sources: list[tuple[Path, str]]) -> int:
         return 1
     levels = [level for _, level, _ in heading_levels(sources[0][1])]
     ones, twos = levels.count(1), levels.count(2)
-    if levels and levels[0] == 1 and twos >= 3 and ones * 3 <= twos:
-        return 2
+    if levels and levels[0] == 1 and ones <= 2 and twos >= 2:
+        later_ones = [i for i, level in enumerate(levels) if level == 1][1:]
+        # A second "#" must be back matter: no "##" chapter after it.
+        if not later_ones or 2 not in levels[later_ones[0] :]:
+            return 2
     return 1
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -201,8 +202,9 @@ def load_config(path: Path) -> Config:
 
 def key_line(text: str, key: str) -> int:
     """Line of ``key:`` in the YAML source, for error messages (0 if not found)."""
+    pattern = re.compile(rf"""^(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*:""")
     for number, line in enumerate(text.splitlines(), 1):
-        if line.lstrip().startswith(f"{key}:"):
+        if pattern.match(line):
             return number
     return 0
 
@@ -214,8 +216,9 @@ def validate(data: dict[str, Any], path: Path | None, text: str = "") -> None:
         key = str(key)
         if key in known:
             types, what = known[key]
-            if value is not None and not isinstance(value, types):
-                # YAML booleans are ints in Python; reject them for int keys explicitly.
+            # YAML booleans are ints to Python: reject them where a bool is not meant.
+            wrong_bool = isinstance(value, bool) and bool not in types
+            if value is not None and (wrong_bool or not isinstance(value, types)):
                 raise KobookError(
                     f"'{key}' should be {type_names(types)} ({what}), not {type(value).__name__}",
                     code="CFG003",

@@ -18,7 +18,7 @@ from .citations import cite
 from .context import Context, Target
 from .crossrefs import resolve_crossrefs
 from .equations import number_equations
-from .figures import check_images, number_figures
+from .figures import check_images, implicit_figures, number_figures
 from .headings import shift_headings
 from .ids import unique_ids
 from .sections import number_sections
@@ -30,6 +30,7 @@ PASSES: list[tuple[str, Pass]] = [
     ("headings", shift_headings),
     ("callouts", make_callouts),
     ("images", check_images),
+    ("implicit-figures", implicit_figures),
     ("figures", number_figures),
     ("tables", number_tables),
     ("equations", number_equations),

@@ -117,7 +117,7 @@ def from_blockquote(node: dict[str, Any]) -> dict[str, Any] | None:
             ):
                 rest = rest[1:]
             body = ([{"t": blocks[0]["t"], "c": rest}] if rest else []) + blocks[1:]
-            return callout(kind, first[0]["c"], body)
+            return callout(kind, text_inlines(stringify(first[0]).strip().rstrip(":：")), body)
     return None
 
 

@@ -49,9 +49,16 @@ class Context:
     def root(self) -> Path:
         return self.book.root
 
-    def locate(self, chapter: Chapter, needle: str) -> Location:
-        """Where ``needle`` first appears in a chapter's source (for messages)."""
+    def locate(self, chapter: Chapter, needle: str, occurrence: int = 0) -> Location:
+        """Where ``needle`` appears (its ``occurrence``-th time, from 0) in a chapter's source."""
         index = chapter.text.find(needle) if needle else -1
+        for _ in range(occurrence):
+            if index < 0:
+                break
+            later = chapter.text.find(needle, index + len(needle))
+            if later < 0:
+                break
+            index = later
         if index < 0:
             return Location(chapter.path, chapter.source_line(1), 0)
         line = chapter.text.count("\n", 0, index) + 1
@@ -65,11 +72,16 @@ class Context:
         message: str,
         *,
         needle: str = "",
+        occurrence: int = 0,
         hint: str = "",
         fatal: bool = True,
     ) -> None:
-        """Report a problem: an error (raised) unless ``keep_going`` or not ``fatal``."""
-        location = self.locate(chapter, needle)
+        """Report a problem: an error (raised) unless ``keep_going`` or not ``fatal``.
+
+        ``needle`` is the text the problem is about; ``occurrence`` says which of
+        its appearances in the chapter (0 = first) so repeated text is placed right.
+        """
+        location = self.locate(chapter, needle, occurrence)
         if fatal and not self.keep_going:
             raise KobookError(
                 message,

@@ -51,6 +51,8 @@ def ref_inlines(target: Target, suppress: bool) -> list[dict[str, Any]]:
 
 
 def resolve_crossrefs(doc: Doc, ctx: Context) -> Doc:
+    seen: dict[str, int] = {}  # keys already met, to place messages on repeats
+
     def convert(node: dict[str, Any]) -> list[dict[str, Any]] | None:
         citations = node["c"][0]
         if not citations or not all(REF_ID.match(c["citationId"]) for c in citations):
@@ -59,6 +61,8 @@ def resolve_crossrefs(doc: Doc, ctx: Context) -> Doc:
         trailing = ""
         for index, citation in enumerate(citations):
             key = citation["citationId"]
+            occurrence = seen.get(key, 0)
+            seen[key] = occurrence + 1
             target, rest = find_target(key, ctx)
             if target is None:
                 ctx.problem(
@@ -66,6 +70,7 @@ def resolve_crossrefs(doc: Doc, ctx: Context) -> Doc:
                     "REF001",
                     f"cross-reference to unknown id '{key}'",
                     needle="@" + key,
+                    occurrence=occurrence,
                     hint="check the spelling; figures need {#fig:id}, tables ': caption {#tbl:id}',"
                     " equations '$$...$$ {#eq:id}', sections '# title {#sec:id}'",
                 )

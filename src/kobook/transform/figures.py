@@ -42,11 +42,14 @@ def resolve_image(url: str, doc: Doc, ctx: Context) -> Path | None:
 
 def check_images(doc: Doc, ctx: Context) -> Doc:
     """IMG001: every local image exists; targets become paths relative to the project."""
+    seen: dict[str, int] = {}
 
     def action(node: dict[str, Any]) -> Any:
         if node["t"] != "Image":
             return None
         url = node["c"][2][0]
+        occurrence = seen.get(url, 0)
+        seen[url] = occurrence + 1
         if re.match(r"^[a-z][a-z0-9+.-]*:", url, re.IGNORECASE):
             return None
         found = resolve_image(url, doc, ctx)
@@ -56,6 +59,7 @@ def check_images(doc: Doc, ctx: Context) -> Doc:
                 "IMG001",
                 f"image file not found: {url}",
                 needle=url,
+                occurrence=occurrence,
                 hint="check the path (relative to the chapter file or the project folder); "
                 "--keep-going builds with a placeholder",
             )
@@ -81,9 +85,34 @@ def caption_label(kind_word: str, number: str) -> dict[str, Any]:
     }
 
 
+def implicit_figures(doc: Doc, ctx: Context) -> Doc:
+    """``![](a.png){#fig:x}`` alone in a paragraph is a figure too (pandoc needs alt text)."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] not in ("Para", "Plain") or len(node["c"]) != 1:
+            return None
+        image = node["c"][0]
+        if image["t"] != "Image" or not image["c"][0][0].startswith("fig:"):
+            return None
+        ident = image["c"][0][0]
+        image["c"][0][0] = ""
+        caption = [{"t": "Plain", "c": image["c"][1]}] if image["c"][1] else []
+        return {
+            "t": "Figure",
+            "c": [attr(ident), [None, caption], [{"t": "Plain", "c": [image]}]],
+        }
+
+    doc.blocks = walk(doc.blocks, action)
+    return doc
+
+
 def number_figures(doc: Doc, ctx: Context) -> Doc:
     word = ctx.book.config.captions["figure"]
+    seen: dict[str, int] = {}  # images by source URL, to place messages on repeats
     for node in iter_nodes(doc.blocks):
+        if node["t"] == "Image":
+            source_url = ctx.source_urls.get((doc.chapter.id, node["c"][2][0]), node["c"][2][0])
+            seen[source_url] = seen.get(source_url, 0) + 1
         if node["t"] != "Figure":
             continue
         attrs, caption, body = node["c"]
@@ -91,11 +120,13 @@ def number_figures(doc: Doc, ctx: Context) -> Doc:
         text = stringify(blocks).strip()
         if text and is_file_name(text):
             url = next((i["c"][2][0] for i in iter_nodes(body) if i["t"] == "Image"), "")
+            source_url = ctx.source_urls.get((doc.chapter.id, url), url)
             ctx.problem(
                 doc.chapter,
                 "FIG002",
                 f"image alt text is a file name, not a caption: {text}",
-                needle=ctx.source_urls.get((doc.chapter.id, url), url) or text,
+                needle=source_url or text,
+                occurrence=seen.get(source_url, 0),
                 hint="write a caption, or leave the brackets empty: ![](images/x.png)",
                 fatal=False,
             )

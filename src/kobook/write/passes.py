@@ -77,18 +77,17 @@ def equation_numbers(blocks: Blocks) -> Blocks:
 def upright_hangul(blocks: Blocks) -> Blocks:
     """Hangul inside emphasis is never slanted: mark it so the CSS sets it upright in sans."""
 
-    def mark(inlines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        out = []
-        for node in inlines:
-            if node["t"] == "Str" and has_hangul(node["c"]):
-                out.append({"t": "Span", "c": [attr("", ["hangul"]), [node]]})
-            else:
-                out.append(node)
-        return out
+    def mark(node: dict[str, Any]) -> Any:
+        """Inside emphasis: every Hangul word, however deeply nested (bold, links)."""
+        if node["t"] == "Str" and has_hangul(node["c"]):
+            return {"t": "Span", "c": [attr("", ["hangul"]), [node]]}
+        if node["t"] == "Span" and "hangul" in node["c"][0][1]:
+            return node
+        return None
 
     def action(node: dict[str, Any]) -> Any:
         if node["t"] == "Emph":
-            return {"t": "Emph", "c": walk(mark(node["c"]), action)}
+            return {"t": "Emph", "c": walk(node["c"], mark)}
         return None
 
     return walk(blocks, action)
@@ -128,6 +127,8 @@ def footnotes_inline(blocks: Blocks) -> Blocks:
                 items = block["c"] if block["t"] == "BulletList" else block["c"][1]
                 for number, item in enumerate(items, 1):
                     bullet = "•" if block["t"] == "BulletList" else f"{number}."
+                    if number > 1:
+                        out.append({"t": "LineBreak"})
                     out += [{"t": "Str", "c": bullet}, {"t": "Space"}, *flatten(item)]
         return out
 

@@ -1,0 +1,163 @@
+"""Integration: the real Korean playbook translation (../shared/corpus) builds cleanly."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from markdown_it import MarkdownIt
+from pypdf import PdfReader
+
+import kobook
+from kobook.cache import Cache
+from kobook.load import load_book
+from kobook.normalize import normalize_book
+from kobook.parse import parse_book
+from kobook.parse.ast import iter_nodes, stringify
+from kobook.transform import transform_book
+from tests.checks import html_problems, pdf_pages, squash
+from tests.conftest import COUNTERS, PLAYBOOK, need_corpus
+
+SOURCE = PLAYBOOK / "The UltraScale Playbook.md"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> kobook.BuildResult:
+    need_corpus(SOURCE)
+    out = tmp_path_factory.mktemp("playbook-dist")
+    cache = tmp_path_factory.mktemp("playbook-cache")
+    return kobook.build(PLAYBOOK, ["pdf", "html"], out=out, cache_dir=cache)
+
+
+@pytest.fixture(scope="module")
+def source() -> str:
+    need_corpus(SOURCE)
+    return SOURCE.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def pages(built: kobook.BuildResult) -> list[str]:
+    return pdf_pages(built.outputs["pdf"])
+
+
+def commonmark_literal_bold(text: str) -> list[str]:
+    """Bold spans that CommonMark (GitHub) leaves as literal ``**``: their inner text."""
+    spans = []
+    for token in MarkdownIt("commonmark").parse(text):
+        if token.type != "inline":
+            continue
+        for child in token.children or []:
+            if child.type == "text" and "**" in child.content:
+                spans += re.findall(r"\*\*(.+?)\*\*(?=[가-힣])", child.content)
+    return [s.replace("\\*", "*") for s in spans]
+
+
+def test_chapters_follow_the_level_two_headings(source: str) -> None:
+    book = load_book(PLAYBOOK)
+    numbered = [c for c in book.chapters if c.number is not None]
+    headings = re.findall(r"^## (.+)$", source, flags=re.M)
+    assert len(headings) == 15
+    assert [c.title for c in numbered] == [h.strip() for h in headings]
+    kinds = [c.kind for c in book.chapters]
+    assert kinds[0] == "preface" and kinds[-1] == "backmatter"
+    # Nothing is lost: every non-empty source line but the book title is in some chapter.
+    joined = "\n".join(c.text for c in book.chapters)
+    lines = [line for line in source.split("\n")[1:] if line.strip()]
+    assert all(line in joined for line in lines)
+
+
+def test_every_chapter_heading_is_a_pdf_bookmark(built: kobook.BuildResult, source: str) -> None:
+    outline = PdfReader(built.outputs["pdf"]).outline
+    top = [item.title for item in outline if not isinstance(item, list)]
+    for heading in re.findall(r"^## (.+)$", source, flags=re.M):
+        assert any(heading.strip() in title for title in top), heading
+
+
+def test_preface_and_references_are_kept(pages: list[str], source: str) -> None:
+    text = squash("\n".join(pages))
+    first_paragraph = source.split("\n")[4]
+    assert squash(first_paragraph)[:60] in text
+    for heading in ("Landmark LLM scaling papers", "Training frameworks", "Debugging", "Hardware"):
+        assert squash(heading) in text
+    assert squash("References") in text
+
+
+def test_all_images_are_in_both_outputs(built: kobook.BuildResult, source: str) -> None:
+    referenced = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", source)
+    assert len(referenced) == 89
+    site = built.outputs["html"].parent
+    html = "".join(p.read_text(encoding="utf-8") for p in site.glob("*.html"))
+    for url in referenced:
+        assert f'src="{url}"' in html, url
+        assert (site / url).is_file(), url
+    reader = PdfReader(built.outputs["pdf"])
+    drawn = 0
+    for page in reader.pages:
+        xobjects = (page.get("/Resources") or {}).get("/XObject") or {}
+        drawn += sum(1 for x in xobjects.values() if x.get_object().get("/Subtype") == "/Image")
+    raster = [u for u in referenced if not u.endswith(".svg")]
+    assert drawn >= len(raster)
+
+
+def test_commonmark_broken_bold_is_bold(built: kobook.BuildResult, source: str) -> None:
+    spans = commonmark_literal_bold(source)
+    assert len(spans) >= 8
+    assert "커널(kernel)" in spans and "f*" in spans
+    book = load_book(PLAYBOOK)
+    normalize_book(book)
+    docs, _ = transform_book(book, parse_book(book, Cache(None)))
+    strong = {stringify(n["c"]) for d in docs for n in iter_nodes(d.blocks) if n["t"] == "Strong"}
+    for span in spans:
+        assert span in strong, span
+    # Drawn in a bold face in the PDF.
+    pdf = built.outputs["pdf"]
+    page_texts = pdf_pages(pdf)
+    index = next(i for i, p in enumerate(page_texts) if "커널(kernel)이라고" in p)
+    with pdfplumber.open(pdf) as document:
+        chars = document.pages[index].chars
+    text = "".join(c["text"] for c in chars)
+    at = text.find("커널(kernel)")
+    assert at >= 0
+    assert all("Bold" in c["fontname"] for c in chars[at : at + len("커널(kernel)")])
+
+
+def test_no_literal_markdown_left(pages: list[str]) -> None:
+    text = "\n".join(pages)
+    for token in ("](", ":::", "{%", "<d-", "$$"):
+        assert token not in text, token
+
+
+def test_html_site_is_offline_and_links_resolve(built: kobook.BuildResult) -> None:
+    assert html_problems(built.outputs["html"].parent) == []
+
+
+def test_korean_typesetting_counters_read_zero(built: kobook.BuildResult) -> None:
+    need_corpus(COUNTERS)
+    out = subprocess.run(
+        [sys.executable, str(COUNTERS), str(built.outputs["pdf"]), str(SOURCE)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    summary = out.strip().splitlines()[-1]
+    counts = dict(re.findall(r"(\w+)=(\d+)", summary))
+    assert counts and all(v == "0" for v in counts.values()), out
+
+
+def test_file_name_alt_texts_are_reported_not_printed(built: kobook.BuildResult) -> None:
+    fig002 = [d for d in built.diagnostics if d.code == "FIG002"]
+    assert len(fig002) >= 80
+    assert all(d.location.file == SOURCE.resolve() and d.location.line > 1 for d in fig002)
+    lines = SOURCE.read_text(encoding="utf-8").split("\n")
+    for diagnostic in fig002:
+        assert "](" in lines[diagnostic.location.line - 1]
+
+
+def test_build_is_deterministic_in_structure(built: kobook.BuildResult) -> None:
+    pdf = Path(built.outputs["pdf"])
+    assert pdf.stat().st_size > 1_000_000
+    assert len(PdfReader(pdf).pages) > 80
