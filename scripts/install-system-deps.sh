@@ -51,6 +51,8 @@ if [ "$want_tex" = 1 ]; then
   kpse lmodern.sty || need lmodern
   kpse unicode-math.sty || need texlive-latex-extra texlive-science
   command -v latexmk >/dev/null || need latexmk
+  # SVG → PDF for LaTeX (pandoc's own recipe and the benchmark use it too).
+  command -v rsvg-convert >/dev/null || need librsvg2-bin
 fi
 
 if [ "${#missing[@]}" -eq 0 ]; then

@@ -25,7 +25,8 @@ def pdf_pages(pdf: Path) -> list[str]:
     pages = out.split("\f")
     if pages and not pages[-1].strip():
         pages.pop()
-    return [unicodedata.normalize("NFC", p) for p in pages]
+    # No-break spaces (between 그림 and its number) read as spaces.
+    return [unicodedata.normalize("NFC", p).replace("\u00a0", " ") for p in pages]
 
 
 def squash(text: str) -> str:

@@ -106,7 +106,9 @@ def write_html(
     with atomic_directory(out) as tmp:
         assets = tmp / "assets"
         assets.mkdir()
-        shutil.copyfile(Path(env.loader.get_source(env, "html/style.css")[1]), assets / "style.css")  # type: ignore[union-attr, arg-type]
+        for name in ("style.css", "extra.css"):
+            source = env.loader.get_source(env, f"html/{name}")[0]  # type: ignore[union-attr]
+            (assets / name).write_text(source, encoding="utf-8")
         (assets / "highlight.css").write_text(highlight_css(), encoding="utf-8")
         for url in sorted(local_images(docs)):
             source = (book.root / url).resolve()

@@ -21,7 +21,7 @@ from ..errors import Diagnostic, KobookError, Location
 from ..load import Book
 from ..parse import Doc
 from ..parse.ast import attr
-from . import passes
+from . import passes, weasy_images
 from .common import atomic_output, blocks_to_html, highlight_css, toc_entries
 from .fonts import resolve_fonts
 from .layout import page_layout
@@ -153,6 +153,7 @@ def write_pdf(
     import weasyprint
 
     install()
+    weasy_images.install()
     html, problems = render_html(book, docs, cache)
     weasy_logger = logging.getLogger("weasyprint")
     glyphs = MissingGlyphs()
@@ -162,6 +163,7 @@ def write_pdf(
     weasy_logger.propagate = False
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     token = KEEP_ALL.set(book.config.line_breaking == "word")
+    fast_png = weasy_images.FAST_PNG.set(True)
     try:
         document = weasyprint.HTML(string=html, base_url=str(book.root) + "/")
         with atomic_output(out) as tmp:
@@ -180,6 +182,7 @@ def write_pdf(
         raise KobookError(f"could not write the PDF: {exc}", code="PDF001", file=out) from None
     finally:
         KEEP_ALL.reset(token)
+        weasy_images.FAST_PNG.reset(fast_png)
         weasy_logger.removeHandler(glyphs)
         weasy_logger.setLevel(previous_level)
         weasy_logger.propagate = True

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""kobook benchmarks: cold builds of the sample book and the corpus playbook.
+
+Prints seconds and peak memory (max RSS of the build process) per measurement,
+so figures can be compared across commits:
+
+    python scripts/bench.py            # everything available
+    python scripts/bench.py --quick    # sample book only
+    python scripts/bench.py --json out.json
+
+Each build runs in its own process with an empty cache (a cold build).  Where
+``xelatex`` is installed, the plain ``pandoc ... --pdf-engine=xelatex`` recipe
+translation repositories use today is timed on the same corpus file for
+comparison.  The corpus lives in ../shared/corpus; without it those rows are
+skipped with a message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("KOBOOK_SHARED", REPO.parent / "shared"))
+PLAYBOOK = SHARED / "corpus" / "ultrascale-playbook-ko"
+PLAYBOOK_MD = PLAYBOOK / "The UltraScale Playbook.md"
+COUNTERS = SHARED / "tools" / "ko_pdf_counters.py"
+
+
+@dataclass
+class Row:
+    name: str
+    seconds: float
+    peak_mb: float
+    note: str = ""
+
+
+def run(
+    cmd: list[str], cwd: Path | None = None, timeout: float = 1800
+) -> tuple[float, float, int, str]:
+    """Run ``cmd``: wall seconds, peak RSS (MB) of it and its children, exit code, stderr tail."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err)
+        deadline = start + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                proc.kill()
+                pid, status, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.02)
+        seconds = time.perf_counter() - start
+        err.seek(0)
+        tail = err.read().decode("utf-8", "replace")[-600:]
+    # ru_maxrss of wait4 is the largest process in the tree that was waited for (kB).
+    return seconds, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status), tail
+
+
+def kobook_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "kobook", *args]
+
+
+def bench_build(
+    name: str, project: Path, fmt: str, work: Path, extra: list[str] | None = None
+) -> Row:
+    out = work / f"{name}-out"
+    cache = work / f"{name}-cache"
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(cache, ignore_errors=True)
+    cmd = kobook_cmd(
+        "build",
+        fmt,
+        "-q",
+        "--project",
+        str(project),
+        "--out",
+        str(out),
+        "--cache-dir",
+        str(cache),
+        *(extra or []),
+    )
+    seconds, peak, rc, tail = run(cmd)
+    note = (
+        ""
+        if rc == 0
+        else f"FAILED rc={rc}: {tail.strip().splitlines()[-1] if tail.strip() else ''}"
+    )
+    if rc == 0 and fmt == "pdf" and project == PLAYBOOK and COUNTERS.exists():
+        note = counters(out / "book.pdf")
+    return Row(name, seconds, peak, note)
+
+
+def counters(pdf: Path) -> str:
+    out = subprocess.run(
+        [sys.executable, str(COUNTERS), str(pdf), str(PLAYBOOK_MD)], capture_output=True, text=True
+    ).stdout
+    lines = out.strip().splitlines()
+    return lines[-1] if lines else "counters: no output"
+
+
+def bench_plain_xelatex(work: Path) -> Row:
+    """The hand-written recipe: pandoc's default LaTeX + xeCJK with a minimal metadata file."""
+    pandoc = subprocess.run(
+        [sys.executable, "-c", "import pypandoc; print(pypandoc.get_pandoc_path())"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    meta = work / "minimal-metadata.yaml"
+    meta.write_text(
+        "lang: ko-KR\nmainfont: Noto Serif CJK KR\nCJKmainfont: Noto Serif CJK KR\n",
+        encoding="utf-8",
+    )
+    pdf = work / "plain-xelatex.pdf"
+    cmd = [
+        pandoc,
+        PLAYBOOK_MD.name,
+        "-o",
+        str(pdf),
+        "--pdf-engine=xelatex",
+        f"--metadata-file={meta}",
+    ]
+    seconds, peak, rc, tail = run(cmd, cwd=PLAYBOOK)
+    if rc != 0:
+        return Row(
+            "playbook pdf (plain pandoc+xelatex)",
+            seconds,
+            peak,
+            f"FAILED rc={rc}: {tail.strip()[-200:]}",
+        )
+    return Row(
+        "playbook pdf (plain pandoc+xelatex)",
+        seconds,
+        peak,
+        counters(pdf) if COUNTERS.exists() else "",
+    )
+
+
+def bench_check(work: Path) -> Row | None:
+    """``kobook check`` on the corpus playbook (when the command exists)."""
+    probe = subprocess.run(kobook_cmd("check", "--help"), capture_output=True)
+    if probe.returncode != 0:
+        return None
+    copy = work / "check-copy"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(PLAYBOOK, copy)
+    seconds, peak, rc, _ = run(
+        kobook_cmd("check", "--project", str(copy), str(copy / PLAYBOOK_MD.name))
+    )
+    return Row("playbook check", seconds, peak, f"rc={rc}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="sample book only")
+    parser.add_argument("--no-xelatex", action="store_true", help="skip the plain xelatex recipe")
+    parser.add_argument("--json", type=Path, help="also write the rows as JSON")
+    args = parser.parse_args()
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="kobook-bench-") as tmp:
+        work = Path(tmp)
+        for fmt in ("pdf", "html"):
+            rows.append(bench_build(f"sample {fmt}", REPO, fmt, work))
+        if not args.quick:
+            if PLAYBOOK_MD.exists():
+                for fmt in ("pdf", "html"):
+                    rows.append(bench_build(f"playbook {fmt}", PLAYBOOK, fmt, work))
+                check = bench_check(work)
+                if check:
+                    rows.append(check)
+                if shutil.which("xelatex") and not args.no_xelatex:
+                    rows.append(bench_plain_xelatex(work))
+                elif not args.no_xelatex:
+                    print("(xelatex not installed: plain recipe not measured)")
+            else:
+                print(f"(corpus not found at {PLAYBOOK}: playbook rows skipped)")
+    width = max(len(r.name) for r in rows)
+    print(f"{'measurement':<{width}}  {'seconds':>8}  {'peak MB':>8}  note")
+    for row in rows:
+        print(f"{row.name:<{width}}  {row.seconds:8.2f}  {row.peak_mb:8.0f}  {row.note}")
+    if args.json:
+        args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2), encoding="utf-8")
+    return 0 if all("FAILED" not in r.note for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
