@@ -166,3 +166,25 @@ def test_python_api_matches_cli(small: Path, tmp_path: Path) -> None:
     assert result.outputs["html"] == tmp_path / "out" / "html" / "index.html"
     assert (tmp_path / "out" / "html" / "01-memory.html").is_file()
     assert result.timings["parse"] >= 0
+
+
+def test_footnote_sits_at_the_foot_of_its_page(small: Path) -> None:
+    assert kobook("build", "pdf", "--project", str(small)).returncode == 0
+    out = subprocess.run(
+        ["pdftotext", "-bbox", str(small / "dist" / "book.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    pages = out.split("<page ")[1:]
+    page = next(p for p in pages if "각주" in p and "본다" in p)
+    import re
+
+    def y_of(word: str) -> float:
+        match = re.search(rf'yMin="([\d.]+)"[^>]*>{word}', page)
+        assert match, word
+        return float(match.group(1))
+
+    height = float(re.search(r'height="([\d.]+)"', page).group(1))  # type: ignore[union-attr]
+    assert y_of("각주") > y_of("병렬화")
+    assert y_of("각주") > height * 0.7

@@ -184,3 +184,64 @@ def test_emoji_come_from_an_emoji_font(built: kobook.BuildResult, pages: list[st
         ["pdffonts", str(built.outputs["pdf"])], capture_output=True, text=True, check=True
     ).stdout
     assert "Emoji" in out
+
+
+def test_title_page_names_authors_translators_and_original(pages: list[str]) -> None:
+    title = squash(pages[0])
+    for expected in ("초대규모학습플레이북맛보기", "옮김", "지음", "원서", "Apache-2.0"):
+        assert expected in title, expected
+
+
+def test_running_heads_and_page_numbers(pages: list[str]) -> None:
+    numbered = 0
+    heads = 0
+    written = 0
+    for index, text in enumerate(pages[4:], start=5):
+        lines = [line.strip() for line in text.split("\n") if line.strip()]
+        written += bool(lines)  # blank pages before a chapter carry no number
+        if lines and str(index) in lines:
+            numbered += 1
+        if lines and (lines[0].endswith("ZeRO") or lines[0] == "초대규모 학습 플레이북 맛보기"):
+            heads += 1
+    assert numbered >= written - 2
+    assert heads >= 10
+
+
+def test_internal_links_are_clickable(built: kobook.BuildResult) -> None:
+    reader = PdfReader(built.outputs["pdf"])
+    internal = 0
+    for page in reader.pages:
+        for annotation in page.get("/Annots") or []:
+            annotation = annotation.get_object()
+            action = annotation.get("/A")
+            action = action.get_object() if action else {}
+            if annotation.get("/Dest") is not None or action.get("/S") == "/GoTo":
+                internal += 1
+    assert internal >= 50  # TOC entries, cross-references, footnote calls, citations
+
+
+def test_code_is_highlighted_in_html(built: kobook.BuildResult) -> None:
+    site = built.outputs["html"].parent
+    html = "".join(p.read_text(encoding="utf-8") for p in site.glob("*.html"))
+    for language in ("python", "cpp", "bash"):
+        assert f'class="sourceCode {language}"' in html or f"sourceCode {language}" in html
+    assert '<span class="kw">' in html
+    css = (site / "assets" / "style.css").read_text(encoding="utf-8")
+    assert "@media print" in css and "max-width: 800px" in css
+
+
+def test_book_templates_override_the_built_in_ones(built: kobook.BuildResult) -> None:
+    from kobook.write.pdf_weasyprint import render_html
+
+    html, _ = render_html(load_book(REPO), [], None)
+    assert "#8c2f1f" in html  # templates/pdf/extra.css.j2 of the sample book
+    site = built.outputs["html"].parent
+    assert "#8c2f1f" in (site / "assets" / "extra.css").read_text(encoding="utf-8")
+
+
+def test_math_is_vector_in_the_pdf(transformed: list) -> None:
+    from kobook.write.pdf_weasyprint import render_html
+
+    html, problems = render_html(load_book(REPO), transformed, None)
+    assert html.count("data:image/svg+xml") >= 40
+    assert not [p for p in problems if p.code == "MATH001"]
