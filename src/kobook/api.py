@@ -30,6 +30,8 @@ class BuildResult:
 
     outputs: dict[str, Path] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # What ``kobook check`` would still report after the build-time fixes.
+    check_findings: list[Diagnostic] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -41,6 +43,7 @@ def build(
     chapter: str | None = None,
     out: str | Path | None = None,
     keep_going: bool = False,
+    strict: bool = False,
     cache_dir: str | Path | None = None,
     progress: Progress | None = None,
 ) -> BuildResult:
@@ -49,7 +52,9 @@ def build(
     ``formats``: any of ``pdf``, ``html`` (``all`` means both).  ``chapter``
     builds one chapter (numbered as in the whole book).  ``keep_going`` turns
     recoverable errors (a missing image) into warnings with a visible
-    placeholder.  Raises :class:`KobookError` for mistakes in the book.
+    placeholder.  ``strict`` fails the build when typography findings remain
+    after the build-time fixes.  Raises :class:`KobookError` for mistakes in
+    the book.
     """
     progress = progress or Silent()
     root = Path(project).resolve()
@@ -75,7 +80,19 @@ def build(
     out_dir = Path(out).resolve() if out else root / "dist"
     cache = Cache(Path(cache_dir).resolve() if cache_dir else root / ".kobook-cache")
     lap("load")
-    normalize_book(book)
+    normalized = normalize_book(book)
+    result.check_findings = normalized.remaining
+    if strict:
+        serious = [d for d in normalized.remaining if d.severity in ("error", "warning")]
+        if serious:
+            raise KobookError(
+                f"{len(serious)} typography finding(s) remain (--strict)",
+                code="CHK003",
+                file=serious[0].location.file,
+                line=serious[0].location.line,
+                hint="fix them (kobook check --fix fixes the safe ones) or build without --strict",
+                diagnostics=serious[:20],
+            )
     lap("normalize")
     progress.step(f"parsing {len(book.chapters)} chapters")
     docs = parse_book(book, cache)

@@ -95,6 +95,73 @@ def print_diagnostics(diagnostics: list[Diagnostic], per_code: int = 5) -> None:
 
 
 @main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@project_option
+@click.option("--fix", is_flag=True, help="Apply the safe fixes to the files.")
+@click.option("--diff", is_flag=True, help="Show the fixes as a diff; write nothing.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
+@click.option("--select", multiple=True, help="Only these rules (repeatable, e.g. KO009).")
+@click.option("--ignore", multiple=True, help="Skip these rules (repeatable).")
+@click.option("--stats", is_flag=True, help="Print translation progress per chapter.")
+def check(
+    paths: tuple[Path, ...],
+    project: Path,
+    fix: bool,
+    diff: bool,
+    output_format: str,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    stats: bool,
+) -> None:
+    """Check Korean typography, figures and glossary in the book's sources."""
+    from .check.report import run_check
+
+    sys.exit(
+        run_check(
+            project,
+            list(paths),
+            fix=fix,
+            diff=diff,
+            output_format=output_format,
+            select=list(select),
+            ignore=list(ignore),
+            stats=stats,
+        )
+    )
+
+
+@main.group()
+def glossary() -> None:
+    """Work with glossary.yaml (source term → Korean term)."""
+
+
+@glossary.command("extract")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@project_option
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "yaml"]),
+    default="table",
+    show_default=True,
+)
+@click.option("--min-count", default=1, show_default=True, help="Skip rarer pairs.")
+def glossary_extract(
+    paths: tuple[Path, ...], project: Path, output_format: str, min_count: int
+) -> None:
+    """List 한국어(English) pairs found in the book, with counts and conflicts."""
+    from .check.report import run_glossary_extract
+
+    click.echo(run_glossary_extract(project, list(paths), output_format, min_count), nl=False)
+
+
+@main.command()
 def doctor() -> None:
     """Show what is installed (pandoc, Korean and emoji fonts, TeX) and what is missing."""
     from .doctor import report

@@ -30,7 +30,8 @@ def run(
     keep_going: bool = False,
 ) -> tuple[Book, list[Doc], Context]:
     root = make_book(files, metadata=metadata, images=images)
-    book = normalize_book(load_book(root))
+    book = load_book(root)
+    normalize_book(book)
     docs = parse_book(book, Cache(None))
     docs, ctx = transform_book(book, docs, keep_going=keep_going)
     return book, docs, ctx

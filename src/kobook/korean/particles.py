@@ -60,9 +60,6 @@ UNIT_FINAL = {
     "MHZ": VOWEL,
     "W": VOWEL,  # 와트
     "KW": VOWEL,
-    "K": CONSONANT,  # 천 (8K)
-    "M": CONSONANT,  # 백만 → 만
-    "T": VOWEL,  # 조 (1T)
     "FLOPS": VOWEL,  # 플롭스
     "TFLOPS": VOWEL,
     "PFLOPS": VOWEL,
@@ -219,6 +216,10 @@ def final_sound(word: str, extra: dict[str, str] | None = None) -> str | None:
         index = final_index(last)
         return VOWEL if index == 0 else LIQUID if index == RIEUL else CONSONANT
     readings = {**WORD_READINGS, **{k.lower(): v for k, v in (extra or {}).items()}}
+    if re.search(r"-[A-Za-z]*\d+$", word) or re.search(r"\d[A-Za-z]+\d", word):
+        # Version numbers (ZeRO-3, GPT-4: 쓰리, 포) and codes (E4M3) are read in
+        # English or letter by letter: no reliable reading.
+        return None
     tail = re.search(r"[A-Za-z][A-Za-z0-9.+-]*$", word)
     if tail and tail.group(0).lower() in readings:
         return final_sound(readings[tail.group(0).lower()])

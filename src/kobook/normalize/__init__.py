@@ -1,16 +1,31 @@
 """Stage 2, normalize: typography fixes on the text the build reads (sources untouched).
 
-For now this stage applies Unicode NFC, because text pasted from macOS stores
-Hangul decomposed into jamo (``스크린샷`` as ``스크…``), which fonts draw as loose
-jamo and which breaks searching.  The full rule catalogue of ``kobook check``
-(DESIGN.md, KO001–KO012) plugs in here through :func:`normalize_text`.
+The build applies the safe fixes of ``kobook check`` (the same rules, from
+``kobook.check``) to each chapter's text before parsing: NFC (always: text
+pasted from macOS stores Hangul as loose jamo, which fonts draw apart and
+searches miss), invisible characters, odd spaces, full-width ASCII, quotes,
+ellipses and particles after acronyms and numbers.  ``normalize:`` in
+metadata.yaml turns it off (``normalize: false``) or leaves rules out
+(``normalize: {ignore: [KO007]}``).  What the fixes cannot settle is returned
+so the build can report it.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
 
+from ..errors import Diagnostic, KobookError, Location
 from ..load import Book
+
+
+@dataclass
+class NormalizeReport:
+    """Findings left after the build-time fixes, as diagnostics with file lines."""
+
+    remaining: list[Diagnostic] = field(default_factory=list)
+    fixed: int = 0
 
 
 def normalize_text(text: str) -> str:
@@ -20,8 +35,54 @@ def normalize_text(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def normalize_book(book: Book) -> Book:
-    """Normalize every chapter's text in place and return the book."""
+def settings(book: Book) -> Any:
+    from ..check import settings_from
+
+    value = book.config.get("normalize", True)
+    if value is False:
+        return None
+    options = value if isinstance(value, dict) else {}
+    for key in options:
+        if key not in ("ignore", "select"):
+            raise KobookError(
+                f"unknown key 'normalize.{key}'",
+                code="CFG013",
+                file=book.config.path,
+                hint="normalize takes: ignore, select",
+            )
+    result = settings_from(book.config, book.root)
+    result.ignore |= {str(r) for r in options.get("ignore") or []}
+    if options.get("select"):
+        result.select = {str(r) for r in options["select"]}
+    return result
+
+
+def normalize_book(book: Book) -> NormalizeReport:
+    """Normalize every chapter's text in place; return what is left to fix by hand."""
+    from ..check.runner import fix_text
+    from ..source import parse_source
+
+    report = NormalizeReport()
+    rules = settings(book)
     for chapter in book.chapters:
-        chapter.text = normalize_text(chapter.text)
-    return book
+        text = chapter.text
+        if rules is None:
+            chapter.text = normalize_text(text)
+            continue
+        fixed, remaining = fix_text(text, chapter.path, rules, build_only=True)
+        # NFC also outside prose is harmless for the build (never written back).
+        chapter.text = normalize_text(fixed)
+        report.fixed += fixed != text
+        doc = parse_source(chapter.text, chapter.path)
+        for finding in remaining:
+            line, col = doc.position(finding.start)
+            report.remaining.append(
+                Diagnostic(
+                    finding.rule,
+                    finding.message,
+                    Location(chapter.path, chapter.source_line(line), col),
+                    "",
+                    finding.severity,
+                )
+            )
+    return report

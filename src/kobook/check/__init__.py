@@ -1,0 +1,152 @@
+"""``kobook check``: Korean typography and translation checks over the book's sources.
+
+Rules (``rules.py``) look at the prose the source layer finds; ``runner.py``
+applies their safe fixes to a fixed point and writes files atomically.  The
+build's normalize stage uses the same fixes on the text it reads.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import KobookError
+from ..load import Config, load_config
+from ..load.book import chapter_files
+from .glossary import load_glossary
+from .model import SEVERITIES, Finding, Rule, Settings
+from .rules import BY_ID, RULES
+from .runner import FileReport, check_text, fix_text, read_source, write_atomic
+
+CHECK_KEYS = {
+    "select",
+    "ignore",
+    "quotes",
+    "ellipsis",
+    "fail-on",
+    "glossary-first-use",
+    "fix-emphasis",
+    "untranslated-min-words",
+}
+
+
+def settings_from(config: Config, root: Path) -> Settings:
+    """``check:`` from metadata.yaml (validated), the glossary, particle readings."""
+    raw: dict[str, Any] = dict(config.get("check") or {})
+    import difflib
+
+    for key in raw:
+        if key not in CHECK_KEYS:
+            close = difflib.get_close_matches(str(key), sorted(CHECK_KEYS), n=1)
+            raise KobookError(
+                f"unknown key 'check.{key}'"
+                + (f": did you mean 'check.{close[0]}'?" if close else ""),
+                code="CFG008",
+                file=config.path,
+                hint="check takes: " + ", ".join(sorted(CHECK_KEYS)),
+            )
+    settings = Settings(project=root, number_by_chapter=config.number_by_chapter)
+    if raw.get("select"):
+        settings.select = {str(r) for r in raw["select"]}
+    settings.ignore = {str(r) for r in raw.get("ignore") or []}
+    settings.quotes = str(raw.get("quotes", "curly"))
+    settings.ellipsis = str(raw.get("ellipsis", "…"))
+    settings.fail_on = str(raw.get("fail-on", "warning"))
+    settings.glossary_first_use = bool(raw.get("glossary-first-use", True))
+    settings.fix_emphasis = bool(raw.get("fix-emphasis", False))
+    settings.untranslated_min_words = int(raw.get("untranslated-min-words", 6))
+    for name, allowed in (
+        ("quotes", ("curly", "straight", "off")),
+        ("ellipsis", ("…", "...", "off")),
+        ("fail-on", (*SEVERITIES, "never")),
+    ):
+        value = getattr(settings, name.replace("-", "_"))
+        if value not in allowed:
+            raise KobookError(
+                f"check.{name} is '{value}'",
+                code="CFG009",
+                file=config.path,
+                hint=f"use one of: {', '.join(allowed)}",
+            )
+    words = (config.get("particles") or {}).get("words") or {}
+    settings.particle_words = {str(k): str(v) for k, v in words.items()}
+    glossary_name = config.get("glossary") or "glossary.yaml"
+    glossary_path = root / str(glossary_name)
+    if glossary_path.is_file():
+        settings.glossary = {"terms": load_glossary(glossary_path), "path": glossary_path}
+    elif config.get("glossary"):
+        raise KobookError(
+            f"glossary file not found: {glossary_name}",
+            code="CFG012",
+            file=config.path,
+            hint="fix 'glossary:' in metadata.yaml",
+        )
+    return settings
+
+
+def source_files(root: Path, paths: list[Path] | None = None) -> list[Path]:
+    """The files to check: the given ones (folders expanded), else the book's chapters."""
+    if paths:
+        found: list[Path] = []
+        for path in paths:
+            path = path.resolve()
+            if path.is_dir():
+                found += sorted(path.rglob("*.md"))
+            elif path.is_file():
+                found.append(path)
+            else:
+                raise KobookError(f"no such file: {path}", code="CHK001", file=path)
+        return found
+    config = load_config(root / "metadata.yaml")
+    return chapter_files(root, config)
+
+
+def check_files(
+    root: Path,
+    paths: list[Path] | None = None,
+    *,
+    fix: bool = False,
+    write: bool = False,
+    select: list[str] | None = None,
+    ignore: list[str] | None = None,
+) -> list[FileReport]:
+    """Check (and with ``fix`` compute fixed text; with ``write`` save it) each file."""
+    root = root.resolve()
+    config = load_config(root / "metadata.yaml")
+    settings = settings_from(config, root)
+    if select:
+        settings.select = set(select)
+    if ignore:
+        settings.ignore |= set(ignore)
+    for name in (settings.select or set()) | settings.ignore:
+        if name not in BY_ID and not any(r.startswith(name) for r in BY_ID):
+            raise KobookError(
+                f"unknown rule '{name}'", code="CHK002", hint="rules: " + ", ".join(BY_ID)
+            )
+    reports = []
+    for path in source_files(root, paths):
+        text = read_source(path)
+        report = FileReport(path=path, doc_text=text)
+        if fix:
+            fixed, remaining = fix_text(text, path, settings)
+            report.fixed_text = fixed
+            report.findings = remaining
+            if write and fixed != text:
+                write_atomic(path, fixed)
+        else:
+            report.findings = check_text(text, path, settings)
+        reports.append(report)
+    return reports
+
+
+__all__ = [
+    "RULES",
+    "FileReport",
+    "Finding",
+    "Rule",
+    "Settings",
+    "check_files",
+    "check_text",
+    "fix_text",
+    "settings_from",
+]

@@ -1,0 +1,140 @@
+"""What ``kobook check`` and ``kobook glossary extract`` print (thin over the check API)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from ..source import parse_source
+from . import check_files
+from .glossary import extract_pairs, glossary_yaml
+from .model import SEVERITIES
+from .rules import BY_ID
+from .runner import FileReport, read_source
+from .untranslated import progress
+
+
+def relative(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def failing(reports: list[FileReport], fail_on: str) -> bool:
+    if fail_on == "never":
+        return False
+    limit = SEVERITIES.index(fail_on)
+    return any(SEVERITIES.index(f.severity) <= limit for r in reports for f in r.findings)
+
+
+def run_check(
+    project: Path,
+    paths: list[Path],
+    *,
+    fix: bool,
+    diff: bool,
+    output_format: str,
+    select: list[str],
+    ignore: list[str],
+    stats: bool,
+) -> int:
+    """Run the checks, print them; the exit code follows ``check.fail-on``."""
+    from ..load import load_config
+    from . import settings_from
+
+    root = project.resolve()
+    reports = check_files(
+        root,
+        paths or None,
+        fix=fix or diff,
+        write=fix and not diff,
+        select=select or None,
+        ignore=ignore or None,
+    )
+    settings = settings_from(load_config(root / "metadata.yaml"), root)
+    if diff:
+        for report in reports:
+            text = report.diff()
+            if text:
+                click.echo(text, nl=False)
+    rows = []
+    for report in reports:
+        shown = FileReport(report.path, report.findings, report.fixed_text or report.doc_text)
+        for diagnostic, finding in zip(shown.diagnostics(), report.findings, strict=True):
+            rows.append((report.path, diagnostic, finding))
+    if output_format == "json":
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "path": relative(path, root),
+                        "line": d.location.line,
+                        "col": d.location.col,
+                        "rule": f.rule,
+                        "severity": f.severity,
+                        "message": f.message,
+                        "fixable": f.replacement is not None,
+                    }
+                    for path, d, f in rows
+                ],
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+    else:
+        for path, d, f in rows:
+            fixable = " [*]" if f.replacement is not None else ""
+            click.echo(
+                f"{relative(path, root)}:{d.location.line}:{d.location.col}: "
+                f"{f.rule} {f.message}{fixable}"
+            )
+        changed = [r for r in reports if r.fixed_text is not None and r.fixed_text != r.doc_text]
+        if fix and not diff:
+            click.echo(f"fixed {len(changed)} file(s)", err=True)
+        counts = Counter(f.rule for _, _, f in rows)
+        if counts:
+            fixable_count = sum(1 for _, _, f in rows if f.replacement is not None)
+            summary = ", ".join(f"{rule} ×{n}" for rule, n in sorted(counts.items()))
+            click.echo(
+                f"{len(rows)} problem(s) ({fixable_count} fixable with --fix): {summary}", err=True
+            )
+            for rule, _n in sorted(counts.items()):
+                click.echo(f"  {rule}: {BY_ID[rule].summary}", err=True)
+        else:
+            click.echo("no problems found", err=True)
+    if stats:
+        click.echo("\ntranslation progress (prose paragraphs with Hangul):")
+        for report in reports:
+            numbers = progress(parse_source(report.fixed_text or report.doc_text, report.path))
+            click.echo(
+                f"  {relative(report.path, root)}: {numbers.translated}/{numbers.paragraphs}"
+                f" ({numbers.percent:.0f}%)"
+            )
+    return 1 if failing(reports, settings.fail_on) else 0
+
+
+def run_glossary_extract(
+    project: Path, paths: list[Path], output_format: str, min_count: int
+) -> str:
+    from . import source_files
+
+    root = project.resolve()
+    texts = []
+    for path in source_files(root, paths or None):
+        doc = parse_source(read_source(path), path)
+        texts += [text for _, text in doc.prose()]
+    candidates = extract_pairs(texts)
+    if output_format == "yaml":
+        return glossary_yaml(candidates, min_count)
+    lines = [f"{'count':>5}  {'English':<32} Korean (count)"]
+    for candidate in sorted(candidates.values(), key=lambda c: (-c.count, c.source.lower())):
+        if candidate.count < min_count:
+            continue
+        translations = ", ".join(f"{k} ({n})" for k, n in candidate.translations.most_common())
+        conflict = "  ← conflicting translations" if len(candidate.translations) > 1 else ""
+        lines.append(f"{candidate.count:>5}  {candidate.source:<32} {translations}{conflict}")
+    return "\n".join(lines) + "\n"

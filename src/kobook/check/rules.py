@@ -1,0 +1,90 @@
+"""Every rule of ``kobook check``, in the order they run (DESIGN.md's catalogue)."""
+
+from __future__ import annotations
+
+from .emphasis import ko010_emphasis
+from .figures import fig001_references, fig002_file_name_alt, img001_missing
+from .glossary import ko012_glossary
+from .model import Rule
+from .particles import ko009_particles
+from .typography import (
+    ko001_nfc,
+    ko002_invisible,
+    ko003_spaces,
+    ko004_fullwidth,
+    ko005_space_before_punctuation,
+    ko006_jamo_dot,
+    ko007_quotes,
+    ko008_ellipsis,
+)
+from .untranslated import ko011_untranslated
+
+RULES: list[Rule] = [
+    Rule("KO001", "text not in Unicode NFC (decomposed Hangul)", "warning", "fix", ko001_nfc),
+    Rule(
+        "KO002",
+        "invisible characters in prose (U+200B, U+2060, U+FEFF, U+00AD...)",
+        "warning",
+        "fix",
+        ko002_invisible,
+    ),
+    Rule(
+        "KO003",
+        "odd spaces (U+00A0, U+3000, U+2009...) and runs of spaces",
+        "warning",
+        "fix",
+        ko003_spaces,
+    ),
+    Rule(
+        "KO004",
+        "full-width ASCII letters, digits and punctuation",
+        "warning",
+        "fix (not for Markdown symbols)",
+        ko004_fullwidth,
+    ),
+    Rule("KO005", "space before . , ! ? : ; )", "warning", "fix", ko005_space_before_punctuation),
+    Rule("KO006", "ㆍ (U+318D, a jamo) used as a middle dot", "warning", "fix", ko006_jamo_dot),
+    Rule("KO007", "straight quotes around Korean text", "warning", "fix", ko007_quotes),
+    Rule("KO008", "... or 。。。 as an ellipsis", "warning", "fix", ko008_ellipsis),
+    Rule(
+        "KO009",
+        "particle that does not agree with the word before it",
+        "warning",
+        "fix for acronyms, digits and units; report for words",
+        ko009_particles,
+    ),
+    Rule(
+        "KO010",
+        "emphasis that CommonMark/GitHub shows as literal asterisks",
+        "warning",
+        "report (fix with check: {fix-emphasis: true})",
+        ko010_emphasis,
+        in_build=False,
+    ),
+    Rule(
+        "KO011",
+        "untranslated paragraph: many Latin words, no Hangul",
+        "info",
+        "report",
+        ko011_untranslated,
+    ),
+    Rule(
+        "KO012",
+        "glossary: forbidden variant, untranslated term, first use without original",
+        "warning",
+        "fix for variants of one term",
+        ko012_glossary,
+        in_build=False,
+    ),
+    Rule(
+        "FIG001",
+        "figure references written by hand (Figure 3, 그림3, [그림 3])",
+        "warning",
+        "fix",
+        fig001_references,
+        in_build=False,
+    ),
+    Rule("FIG002", "image alt text that is a file name", "warning", "report", fig002_file_name_alt),
+    Rule("IMG001", "image file missing", "error", "report", img001_missing),
+]
+BY_ID = {rule.id: rule for rule in RULES}

@@ -1,0 +1,134 @@
+"""Run rules over a source, apply fixes safely, and write files atomically."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import Diagnostic, Location
+from ..source import parse_source
+from .model import Finding, Settings
+from .rules import RULES
+
+MAX_PASSES = 5
+
+
+def check_text(
+    text: str, path: Path | None, settings: Settings, *, build_only: bool = False
+) -> list[Finding]:
+    """Findings for one source text, in position order, suppressions applied."""
+    doc = parse_source(text, path)
+    found: list[Finding] = []
+    for rule in RULES:
+        if not settings.enabled(rule.id) or (build_only and not rule.in_build):
+            continue
+        for finding in rule.check(doc, settings):
+            if doc.suppressed(rule.id, finding.start):
+                continue
+            severity = finding.severity if finding.severity != "warning" else rule.severity
+            if finding.severity == "error":
+                severity = "error"
+            found.append(
+                Finding(
+                    finding.rule,
+                    finding.start,
+                    finding.end,
+                    finding.message,
+                    finding.replacement,
+                    severity,
+                )
+            )
+    found.sort(key=lambda f: (f.start, f.rule))
+    return found
+
+
+def apply_fixes(text: str, findings: list[Finding]) -> str:
+    """Apply non-overlapping fixes (the first of overlapping ones wins)."""
+    out = []
+    position = 0
+    for finding in sorted(findings, key=lambda f: (f.start, f.end)):
+        if finding.replacement is None or finding.start < position:
+            continue
+        out.append(text[position : finding.start])
+        out.append(finding.replacement)
+        position = finding.end
+    out.append(text[position:])
+    return "".join(out)
+
+
+def fix_text(
+    text: str, path: Path | None, settings: Settings, *, build_only: bool = False
+) -> tuple[str, list[Finding]]:
+    """Text with every safe fix applied (to a fixed point), and what is left to report."""
+    for _ in range(MAX_PASSES):
+        findings = check_text(text, path, settings, build_only=build_only)
+        fixable = [f for f in findings if f.replacement is not None]
+        if not fixable:
+            return text, findings
+        fixed = apply_fixes(text, fixable)
+        if fixed == text:
+            break
+        text = fixed
+    return text, check_text(text, path, settings, build_only=build_only)
+
+
+@dataclass
+class FileReport:
+    path: Path
+    findings: list[Finding] = field(default_factory=list)
+    doc_text: str = ""
+    fixed_text: str | None = None
+
+    def diagnostics(self) -> list[Diagnostic]:
+        doc = parse_source(self.doc_text, self.path)
+        out = []
+        for finding in self.findings:
+            line, col = doc.position(finding.start)
+            fix = " [*]" if finding.replacement is not None else ""
+            out.append(
+                Diagnostic(
+                    finding.rule,
+                    finding.message + fix,
+                    Location(self.path, line, col),
+                    "",
+                    finding.severity,
+                )
+            )
+        return out
+
+    def diff(self) -> str:
+        if self.fixed_text is None or self.fixed_text == self.doc_text:
+            return ""
+        return "".join(
+            difflib.unified_diff(
+                self.doc_text.splitlines(keepends=True),
+                self.fixed_text.splitlines(keepends=True),
+                fromfile=str(self.path),
+                tofile=str(self.path),
+            )
+        )
+
+
+def read_source(path: Path) -> str:
+    """Read keeping line endings exactly (``\\r\\n`` stays ``\\r\\n``)."""
+    from ..load.config import read_text
+
+    data = read_text(path)
+    return data
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` through a temporary file in the same folder; keep its mode."""
+    mode = path.stat().st_mode & 0o7777
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
