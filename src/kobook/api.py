@@ -118,15 +118,19 @@ def build(
     if "pdf" in wanted:
         target = out_dir / f"{name}.pdf"
         if engine == "xelatex":
-            raise KobookError(
-                "the xelatex engine is not available yet",
-                code="ENG001",
-                hint="use --engine weasyprint (the default)",
-            )
-        from .write.pdf_weasyprint import write_pdf
+            from .write import pdf_xelatex
 
-        progress.step("laying out the PDF (WeasyPrint)")
-        result.diagnostics += write_pdf(book, selected, target, cache, keep_going=keep_going)
+            progress.step("typesetting the PDF (pandoc + XeLaTeX)")
+            result.diagnostics += pdf_xelatex.write_pdf(
+                book, selected, target, cache, keep_going=keep_going
+            )
+        else:
+            from .write import pdf_weasyprint
+
+            progress.step("laying out the PDF (WeasyPrint)")
+            result.diagnostics += pdf_weasyprint.write_pdf(
+                book, selected, target, cache, keep_going=keep_going
+            )
         result.outputs["pdf"] = target
         lap("pdf")
     progress.step("done")

@@ -565,11 +565,11 @@ def test_citation_through_citeproc(make_book: BookMaker) -> None:
     [cite] = nodes(doc, "Cite")
     assert "Knuth" in text(cite["c"][1])
     assert "1984" in text(cite["c"][1])
-    refs = [d for d in nodes(doc, "Div") if d["c"][0][0] == f"{prefix}-refs"]
+    refs = [d for d in nodes(doc, "Div") if d["c"][0][0] == f"refs-{prefix}"]
     assert len(refs) == 1
     assert "The TeXbook" in text(refs[0])
     entries = [d["c"][0][0] for d in nodes(doc, "Div") if "csl-entry" in d["c"][0][1]]
-    assert entries == [f"{prefix}-ref-knuth84"]
+    assert entries == [f"ref-{prefix}-knuth84"]
     assert ctx.diagnostics == []
 
 

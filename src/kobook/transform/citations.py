@@ -123,11 +123,13 @@ def cite(doc: Doc, ctx: Context) -> Doc:
 
 
 def prefix_reference_ids(blocks: list[dict[str, Any]], prefix: str) -> list[dict[str, Any]]:
-    """Make citeproc's ids (``refs``, ``ref-KEY``) unique per chapter, links included.
+    """Make citeproc's ids unique per chapter: ``refs-PREFIX``, ``ref-PREFIX-KEY``.
 
     The same work cited in two chapters would otherwise give two ``#ref-KEY`` in
-    the one-document PDF.  The bibliography heading citeproc adds is level 1; in
-    a chapter it is a section, so it becomes level 2.
+    the one-document PDF.  Entries keep the ``ref-`` prefix and citations their
+    keys' new names, so pandoc's LaTeX writer still pairs ``\\citeproc{ref-…}``
+    with ``\\bibitem{ref-…}``.  The bibliography heading citeproc adds is
+    level 1; in a chapter it is a section, so it becomes level 2.
     """
     for index, node in enumerate(blocks):
         if node["t"] == "Div" and node["c"][0][0] == "refs":
@@ -137,8 +139,13 @@ def prefix_reference_ids(blocks: list[dict[str, Any]], prefix: str) -> list[dict
                 before["c"][1][0] = f"{prefix}-bibliography"
     for node in iter_nodes(blocks):
         t = node["t"]
-        if t == "Div" and (node["c"][0][0] == "refs" or node["c"][0][0].startswith("ref-")):
-            node["c"][0][0] = f"{prefix}-{node['c'][0][0]}"
+        if t == "Div" and node["c"][0][0] == "refs":
+            node["c"][0][0] = f"refs-{prefix}"
+        elif t == "Div" and node["c"][0][0].startswith("ref-"):
+            node["c"][0][0] = f"ref-{prefix}-{node['c'][0][0][4:]}"
         elif t == "Link" and node["c"][2][0].startswith("#ref-"):
-            node["c"][2][0] = f"#{prefix}-{node['c'][2][0][1:]}"
+            node["c"][2][0] = f"#ref-{prefix}-{node['c'][2][0][5:]}"
+        elif t == "Cite":
+            for citation in node["c"][0]:
+                citation["citationId"] = f"{prefix}-{citation['citationId']}"
     return blocks

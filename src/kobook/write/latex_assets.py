@@ -1,0 +1,114 @@
+"""Files XeLaTeX can include: SVG → PDF, GIF/WebP → PNG, emoji → PNG (all cached).
+
+XeTeX reads PDF, PNG and JPEG only, and cannot draw colour emoji fonts, so
+these are converted once and kept in the cache by content hash.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..cache import Cache, digest
+from ..errors import KobookError
+
+RASTER_OK = {".png", ".jpg", ".jpeg", ".pdf"}
+
+
+def convert_image(path: Path, cache: Cache) -> Path:
+    """A file XeLaTeX can include for ``path`` (the path itself when it already can)."""
+    suffix = path.suffix.lower()
+    if suffix in RASTER_OK:
+        return path
+    data = path.read_bytes()
+    if suffix == ".svg":
+        key = digest("svg2pdf", data)
+        cached = cache.path("latex-img", key, ".pdf")
+        if cached and cached.exists():
+            return cached
+        tool = shutil.which("rsvg-convert")
+        if tool is None:
+            raise KobookError(
+                f"cannot convert SVG for XeLaTeX: rsvg-convert is not installed ({path.name})",
+                code="TEX002",
+                file=path,
+                hint="sudo apt-get install librsvg2-bin (scripts/install-system-deps.sh --tex)",
+            )
+        proc = subprocess.run([tool, "-f", "pdf", str(path)], capture_output=True, check=False)
+        if proc.returncode != 0:
+            raise KobookError(
+                f"rsvg-convert failed: {proc.stderr.decode()[:300]}", code="TEX002", file=path
+            )
+        stored = cache.put("latex-img", key, proc.stdout, ".pdf")
+        return stored or write_temp(proc.stdout, ".pdf")
+    # GIF (first frame), WebP, BMP, TIFF → PNG
+    from PIL import Image
+
+    key = digest("topng", data)
+    cached = cache.path("latex-img", key, ".png")
+    if cached and cached.exists():
+        return cached
+    import io
+
+    with Image.open(io.BytesIO(data)) as image:
+        image.seek(0)
+        frame = image.convert("RGBA")
+        buffer = io.BytesIO()
+        frame.save(buffer, format="PNG")
+    stored = cache.put("latex-img", key, buffer.getvalue(), ".png")
+    return stored or write_temp(buffer.getvalue(), ".png")
+
+
+def write_temp(data: bytes, suffix: str) -> Path:
+    import tempfile
+
+    fd, name = tempfile.mkstemp(suffix=suffix, prefix="kobook-")
+    with open(fd, "wb") as handle:
+        handle.write(data)
+    return Path(name)
+
+
+@functools.cache
+def emoji_font_file() -> str | None:
+    out = subprocess.run(
+        ["fc-match", "--format=%{file}", "emoji:color=true"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    if out and "emoji" in out.lower():
+        return out
+    out = subprocess.run(
+        ["fc-list", ":family=Noto Color Emoji", "file"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    return out.split(":", 1)[0] if out else None
+
+
+def emoji_image(sequence: str, cache: Cache) -> Path | None:
+    """A PNG of ``sequence`` drawn with the colour emoji font, or None without one."""
+    font_file = emoji_font_file()
+    if font_file is None:
+        return None
+    key = digest("emoji", font_file, sequence)
+    cached = cache.path("emoji", key, ".png")
+    if cached and cached.exists():
+        return cached
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    try:
+        font = ImageFont.truetype(font_file, 109)
+    except OSError:
+        return None
+    canvas = Image.new("RGBA", (300, 160), (0, 0, 0, 0))
+    ImageDraw.Draw(canvas).text((10, 10), sequence, font=font, embedded_color=True)
+    box = canvas.getbbox()
+    if box is None:
+        return None
+    buffer = io.BytesIO()
+    canvas.crop(box).save(buffer, format="PNG")
+    stored = cache.put("emoji", key, buffer.getvalue(), ".png")
+    return stored or write_temp(buffer.getvalue(), ".png")
