@@ -171,10 +171,24 @@ def main() -> int:
         work = Path(tmp)
         for fmt in ("pdf", "html"):
             rows.append(bench_build(f"sample {fmt}", REPO, fmt, work))
+        if shutil.which("xelatex"):
+            rows.append(
+                bench_build("sample pdf (xelatex)", REPO, "pdf", work, ["--engine", "xelatex"])
+            )
         if not args.quick:
             if PLAYBOOK_MD.exists():
                 for fmt in ("pdf", "html"):
                     rows.append(bench_build(f"playbook {fmt}", PLAYBOOK, fmt, work))
+                if shutil.which("xelatex"):
+                    rows.append(
+                        bench_build(
+                            "playbook pdf (kobook xelatex)",
+                            PLAYBOOK,
+                            "pdf",
+                            work,
+                            ["--engine", "xelatex"],
+                        )
+                    )
                 check = bench_check(work)
                 if check:
                     rows.append(check)

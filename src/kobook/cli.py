@@ -42,6 +42,7 @@ def main() -> None:
     help="Output folder (default: PROJECT/dist).",
 )
 @click.option("--keep-going", is_flag=True, help="Turn recoverable errors into warnings.")
+@click.option("--strict", is_flag=True, help="Fail when typography findings remain.")
 @click.option(
     "--cache-dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -56,6 +57,7 @@ def build(
     chapter: str | None,
     out: Path | None,
     keep_going: bool,
+    strict: bool,
     cache_dir: Path | None,
     quiet: bool,
 ) -> None:
@@ -71,10 +73,21 @@ def build(
             chapter=chapter,
             out=out,
             keep_going=keep_going,
+            strict=strict,
             cache_dir=cache_dir,
             progress=progress,
         )
     print_diagnostics(result.diagnostics)
+    if result.check_findings:
+        counts: dict[str, int] = {}
+        for finding in result.check_findings:
+            counts[finding.code] = counts.get(finding.code, 0) + 1
+        summary = ", ".join(f"{code} ×{n}" for code, n in sorted(counts.items()))
+        click.echo(
+            f"{len(result.check_findings)} typography finding(s) left after the build's fixes "
+            f"({summary}): run kobook check",
+            err=True,
+        )
     for kind, path in result.outputs.items():
         click.echo(f"{kind}: {path}")
 

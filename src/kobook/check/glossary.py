@@ -116,7 +116,7 @@ def ko012_glossary(doc: SourceDoc, settings: Settings) -> Iterator[Finding]:
                     None,
                 )
             if settings.glossary_first_use and term.korean not in first_use_seen:
-                found = first_use(text, term, terms)
+                found = first_use(doc.text, offset, text, term, terms)
                 if found >= 0:
                     first_use_seen.add(term.korean)
                     after = text[found + len(term.korean) :].lstrip(" ")
@@ -132,16 +132,18 @@ def ko012_glossary(doc: SourceDoc, settings: Settings) -> Iterator[Finding]:
                         )
 
 
-def first_use(text: str, term: Term, terms: list[Term]) -> int:
-    """Offset of the first use of ``term.korean`` in body text, or -1.
+def first_use(source: str, offset: int, text: str, term: Term, terms: list[Term]) -> int:
+    """Offset in ``text`` (a prose span at ``offset`` of ``source``) of the first use
+    of ``term.korean`` in body text, or -1.
 
     Headings do not count (a gloss belongs in the text), nor does a use inside
     a longer glossary term (``액티베이션`` inside ``액티베이션 재계산(...)``).
     """
     longer = [t.korean for t in terms if term.korean in t.korean and t.korean != term.korean]
     for match in re.finditer(re.escape(term.korean), text):
-        line_start = text.rfind("\n", 0, match.start()) + 1
-        if text[line_start:].lstrip().startswith("#"):
+        absolute = offset + match.start()
+        line_start = source.rfind("\n", 0, absolute) + 1
+        if source[line_start:].lstrip().startswith("#"):
             continue
         inside = False
         for other in longer:

@@ -53,7 +53,7 @@ def ko002_invisible(doc: SourceDoc, settings: Settings) -> Iterator[Finding]:
         for match in re.finditer(f"[{INVISIBLE}]", text):
             char = match.group(0)
             if char == "\u200d":
-                before = text[match.start() - 1 : match.start()]
+                before = text[: match.start()].rstrip("\ufe0f\ufe0e")[-1:]
                 after = text[match.end() : match.end() + 1]
                 if EMOJI.match(before) and EMOJI.match(after):
                     continue  # joins an emoji sequence
@@ -110,7 +110,7 @@ def ko004_fullwidth(doc: SourceDoc, settings: Settings) -> Iterator[Finding]:
             )
 
 
-SPACE_BEFORE = re.compile(r"(?<=[^\s(\[|]) +(?=[,!?;)]|\.(?!\.)|:(?=\s|$))")
+SPACE_BEFORE = re.compile(r"(?<=[^\s(\[|]) +(?=[,!?;)]|\.(?![.\w])|:(?=\s|$))")
 
 
 def ko005_space_before_punctuation(doc: SourceDoc, settings: Settings) -> Iterator[Finding]:
@@ -138,8 +138,12 @@ def ko006_jamo_dot(doc: SourceDoc, settings: Settings) -> Iterator[Finding]:
             )
 
 
-DOUBLE = re.compile(r'"([^"\n]*[\uac00-\ud7a3][^"\n]*)"')
-SINGLE = re.compile(r"(?<![\w'])'([^'\n]*[\uac00-\ud7a3][^'\n]*)'(?![\w'])")
+# An opening quote starts a word and a closing one ends it ("한국어"가 is fine):
+# a stretch between two quotes of different pairs (" 와 ") is not a quotation.
+DOUBLE = re.compile(r'(?<![^\s(\[{<])"(?=\S)([^"\n]*[\uac00-\ud7a3][^"\n]*?)(?<=\S)"')
+SINGLE = re.compile(
+    r"(?<![^\s(\[{<])'(?=\S)([^'\n]*[\uac00-\ud7a3][^'\n]*?)(?<=\S)'(?![A-Za-z0-9'])"
+)
 CURLY = re.compile(r"[“”‘’]")
 
 

@@ -177,6 +177,40 @@ def fallback_fonts(blocks: Blocks, main: str, used: dict[str, str]) -> Blocks:
     return walk(blocks, action)
 
 
+def display_width(text: str) -> int:
+    """Rough width in Latin-letter units (Hangul and other wide characters count 2)."""
+    return sum(2 if ord(c) > 0x2E80 else 1 for c in text)
+
+
+def table_widths(blocks: Blocks, line: int = 64) -> Blocks:
+    """Give wide tables relative column widths so LaTeX wraps cells (``p{}`` columns).
+
+    pandoc keeps pipe tables at their natural width, which runs off the page
+    when the cells are long; browsers and WeasyPrint shrink tables on their own.
+    """
+    for node in iter_nodes(blocks):
+        if node["t"] != "Table":
+            continue
+        colspecs = node["c"][2]
+        if any(spec[1]["t"] != "ColWidthDefault" for spec in colspecs):
+            continue
+        widths = [0] * len(colspecs)
+        rows = list(node["c"][3][1])
+        for body in node["c"][4]:
+            rows += body[3]
+        for row in rows:
+            for index, cell in enumerate(row[1][: len(widths)]):
+                widths[index] = max(widths[index], display_width(stringify(cell[4])))
+        total = sum(widths) + 3 * len(widths)
+        if total <= line:
+            continue
+        shares = [max(w, 8) for w in widths]
+        scale = 0.98 / sum(shares)
+        for spec, share in zip(colspecs, shares, strict=True):
+            spec[1] = {"t": "ColWidth", "c": round(share * scale, 4)}
+    return blocks
+
+
 def unnumbered_chapters(blocks: Blocks, doc: Doc) -> Blocks:
     """Headings in an unnumbered chapter are unnumbered too (LaTeX would print 0.1)."""
     if doc.chapter.number is None:
@@ -203,6 +237,7 @@ def prepare(
     blocks = passes.emoji(blocks)
     blocks = spans(blocks, cache, problems, doc)
     blocks = images(blocks, book.root, cache)
+    blocks = table_widths(blocks)
     blocks = fallback_fonts(blocks, main_font, fallbacks)
     return [raw_block("latex", f"{CHAPTER_MARK}{doc.chapter.id}"), *blocks]
 

@@ -1,0 +1,216 @@
+"""The XeLaTeX engine: same book, same numbers, same structure as the WeasyPrint PDF."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+import kobook
+from kobook.cache import Cache
+from kobook.errors import KobookError
+from kobook.load import load_book
+from kobook.normalize import normalize_book
+from kobook.parse import parse_book
+from kobook.parse.ast import iter_nodes, stringify
+from kobook.transform import transform_book
+from tests.checks import pdf_pages, split_words, squash, words_off_page
+from tests.conftest import COUNTERS, PLAYBOOK, BookMaker, need_corpus
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory) -> dict[str, kobook.BuildResult]:
+    cache = tmp_path_factory.mktemp("engines-cache")
+    return {
+        engine: kobook.build(
+            REPO,
+            ["pdf"],
+            engine=engine,
+            cache_dir=cache,
+            out=tmp_path_factory.mktemp(f"out-{engine}"),
+        )
+        for engine in ("weasyprint", "xelatex")
+    }
+
+
+def outline_titles(pdf: Path, depth: int = 2) -> list[str]:
+    """Bookmark titles down to ``depth``, numbers (``3장``, ``2.1``) removed."""
+    titles: list[str] = []
+
+    def walk(items: list, level: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                if level < depth:
+                    walk(item, level + 1)
+                continue
+            title = re.sub(r"^\s*(?:\d+장|\d+(?:\.\d+)*)\s+", "", item.title).strip()
+            if title and title != "차례":
+                titles.append(squash(title))
+
+    walk(PdfReader(pdf).outline, 1)
+    return titles
+
+
+def captions(pdf: Path) -> list[str]:
+    return re.findall(r"(?:그림|표)\s\d+\.\d+\.", "\n".join(pdf_pages(pdf)))
+
+
+def test_headings_are_the_same_in_both_engines(both: dict[str, kobook.BuildResult]) -> None:
+    weasy = outline_titles(both["weasyprint"].outputs["pdf"])
+    latex = outline_titles(both["xelatex"].outputs["pdf"])
+    assert len(weasy) >= 25
+    assert weasy == latex
+
+
+def test_captions_are_the_same_in_both_engines(both: dict[str, kobook.BuildResult]) -> None:
+    weasy = captions(both["weasyprint"].outputs["pdf"])
+    latex = captions(both["xelatex"].outputs["pdf"])
+    assert len(weasy) >= 10
+    assert [squash(c) for c in weasy] == [squash(c) for c in latex]
+
+
+def test_footnotes_are_all_in_both_engines(both: dict[str, kobook.BuildResult]) -> None:
+    book = load_book(REPO)
+    normalize_book(book)
+    docs, _ = transform_book(book, parse_book(book, Cache(None)))
+
+    def words(blocks: list) -> str:
+        # Hangul only: math is an image in one engine and text in the other.
+        return re.sub(r"[^가-힣]", "", stringify(blocks))
+
+    notes = [words(n["c"])[:14] for d in docs for n in iter_nodes(d.blocks) if n["t"] == "Note"]
+    assert len(notes) >= 10
+    counts = {}
+    for engine, result in both.items():
+        text = re.sub(r"[^가-힣]", "", "\n".join(pdf_pages(result.outputs["pdf"])))
+        counts[engine] = sum(1 for note in notes if note in text)
+    assert counts["weasyprint"] == counts["xelatex"] == len(notes)
+
+
+def test_cross_reference_texts_agree(both: dict[str, kobook.BuildResult]) -> None:
+    pattern = re.compile(r"(?:그림|표|식)\s\(?\d+\.\d+\)?(?:을|를|은|는|이|가|과|와|로|으로)")
+    found = {
+        engine: sorted(set(pattern.findall("\n".join(pdf_pages(r.outputs["pdf"])))))
+        for engine, r in both.items()
+    }
+    assert len(found["weasyprint"]) >= 5
+    assert found["weasyprint"] == found["xelatex"]
+
+
+def test_page_counts_are_close(both: dict[str, kobook.BuildResult]) -> None:
+    weasy = len(PdfReader(both["weasyprint"].outputs["pdf"]).pages)
+    latex = len(PdfReader(both["xelatex"].outputs["pdf"]).pages)
+    assert abs(latex - weasy) <= 0.25 * weasy, (weasy, latex)
+
+
+def test_xelatex_pdf_is_clean(both: dict[str, kobook.BuildResult]) -> None:
+    result = both["xelatex"]
+    pdf = result.outputs["pdf"]
+    assert not [d for d in result.diagnostics if d.code.startswith("GLYPH")]
+    text = "\n".join(pdf_pages(pdf))
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "book").glob("*.md")))
+    assert split_words(text, source) == []
+    assert words_off_page(pdf, margin=14 * 72 / 25.4) == []
+    code = "".join(re.findall(r"^```.*?^```", source, flags=re.S | re.M))
+    for token in ("**", "](", ":::", "{#", "\\frac", "\\text"):
+        assert text.count(token) <= code.count(token), token
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True).stdout
+    assert "CJK" in fonts and " no " not in fonts.split("\n", 2)[2]
+    assert "차례" in text and "옮김" in text and "원서" in text
+
+
+def test_xelatex_draws_emoji_as_images(both: dict[str, kobook.BuildResult]) -> None:
+    reader = PdfReader(both["xelatex"].outputs["pdf"])
+    small_images = 0
+    for page in reader.pages:
+        for x in ((page.get("/Resources") or {}).get("/XObject") or {}).values():
+            x = x.get_object()
+            if x.get("/Subtype") == "/Image" and int(x.get("/Width", 0)) < 200:
+                small_images += 1
+    assert small_images >= 2  # 🚀, 📝, 💡 drawn from the emoji font
+
+
+def test_engine_from_metadata_and_template_override(make_book: BookMaker, tmp_path: Path) -> None:
+    root = make_book({"book/01.md": "# 장\n\n본문이다.\n"}, metadata={"engine": "xelatex"})
+    template = (REPO / "src/kobook/templates/latex/book.latex").read_text(encoding="utf-8")
+    (root / "templates" / "latex").mkdir(parents=True)
+    (root / "templates" / "latex" / "book.latex").write_text(
+        "% my own template\n" + template, encoding="utf-8"
+    )
+    result = kobook.build(root, ["pdf"], cache_dir=tmp_path / "cache")
+    assert result.outputs["pdf"].is_file()
+    texs = list((tmp_path / "cache" / "latex").rglob("book.tex"))
+    assert texs and texs[0].read_text(encoding="utf-8").startswith("% my own template")
+
+
+def test_missing_glyph_is_reported_and_fails(make_book: BookMaker, tmp_path: Path) -> None:
+    root = make_book({"book/01.md": "# 장\n\n이 문자 \U000f0000 는 어느 글꼴에도 없다.\n"})
+    with pytest.raises(KobookError) as info:
+        kobook.build(root, ["pdf"], engine="xelatex", cache_dir=tmp_path / "c")
+    assert info.value.code == "GLYPH001"
+    text = str(info.value)
+    assert "U+F0000" in text and "01.md:3" in text
+    result = kobook.build(
+        root, ["pdf"], engine="xelatex", cache_dir=tmp_path / "c", keep_going=True
+    )
+    assert result.outputs["pdf"].is_file()
+    assert any(d.code == "GLYPH001" for d in result.diagnostics)
+
+
+def test_latex_error_names_the_chapter(make_book: BookMaker, tmp_path: Path) -> None:
+    root = make_book(
+        {
+            "book/01.md": "# 하나\n\n첫 장.\n",
+            "book/02.md": "# 둘\n\n둘째 장.\n\n```{=latex}\n\\undefinedkobookcommand\n```\n",
+        }
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kobook",
+            "build",
+            "pdf",
+            "--engine",
+            "xelatex",
+            "--project",
+            str(root),
+            "--cache-dir",
+            str(tmp_path / "c"),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1
+    assert "TEX001" in result.stderr and "02.md" in result.stderr
+    assert "undefinedkobookcommand" in result.stderr or "Undefined control" in result.stderr
+    assert len(result.stderr.splitlines()) < 10  # a message, not the log
+    assert not (root / "dist" / "book.pdf").exists()
+
+
+def test_corpus_playbook_through_xelatex(tmp_path: Path) -> None:
+    need_corpus(PLAYBOOK)
+    result = kobook.build(
+        PLAYBOOK, ["pdf"], engine="xelatex", out=tmp_path / "out", cache_dir=tmp_path / "cache"
+    )
+    pdf = result.outputs["pdf"]
+    assert not [d for d in result.diagnostics if d.code.startswith("GLYPH")]
+    log = next((tmp_path / "cache" / "latex").rglob("book.log")).read_text(errors="replace")
+    assert "Missing character" not in log
+    text = "\n".join(pdf_pages(pdf))
+    assert "𝑣" in text or "v" in text
+    need_corpus(COUNTERS)
+    out = subprocess.run(
+        [sys.executable, str(COUNTERS), str(pdf), str(PLAYBOOK / "The UltraScale Playbook.md")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    counts = dict(re.findall(r"(\w+)=(\d+)", out.strip().splitlines()[-1]))
+    assert counts and all(v == "0" for v in counts.values()), out
