@@ -9,6 +9,7 @@ heads, bookmarks from headings and Korean word line breaking.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import re
@@ -20,11 +21,13 @@ from ..cache import Cache
 from ..errors import Diagnostic, KobookError, Location
 from ..load import Book
 from ..parse import Doc
-from ..parse.ast import attr
+from ..parse.ast import attr, iter_nodes
 from . import passes, weasy_images
 from .common import atomic_output, blocks_to_html, highlight_css, toc_entries
 from .fonts import resolve_fonts
 from .layout import page_layout
+from .mathsvg import MathError, render_math
+from .pdf_images import print_ready
 from .templates import environment
 from .weasy_linebreak import KEEP_ALL, install
 
@@ -52,13 +55,70 @@ def prepare(doc: Doc, book: Book, cache: Cache | None, problems: list[Diagnostic
             )
         )
 
-    return passes.math_as_svg(blocks, cache, math_error)
+    blocks = passes.math_as_svg(blocks, cache, math_error)
+    return print_images(blocks, book.root, cache)
+
+
+def print_images(blocks: list[Any], root: Path, cache: Cache | None) -> list[Any]:
+    """Point images at print-ready copies (flattened PNGs, see ``pdf_images``)."""
+    for node in iter_nodes(blocks):
+        if node["t"] == "Image":
+            url = node["c"][2][0]
+            path = root / url
+            if ":" not in url.split("/", 1)[0] and path.is_file():
+                ready = print_ready(path.resolve(), cache)
+                if ready != path.resolve():
+                    node["c"][2][0] = ready.as_uri()
+    return blocks
+
+
+def _draw_math(item: tuple[str, bool, Path | None]) -> None:
+    tex, display, root = item
+    with contextlib.suppress(MathError):  # cached as an error; reported where it is used
+        render_math(tex, display, Cache(root))
+
+
+def _ready_image(item: tuple[Path, Path | None]) -> None:
+    path, root = item
+    print_ready(path, Cache(root))
+
+
+def prefetch(book: Book, docs: list[Doc], cache: Cache | None) -> None:
+    """Draw math and flatten images on both cores before the (sequential) passes run.
+
+    Results land in the cache, so the passes find them; with no cache, or little
+    to do, nothing is started.
+    """
+    if cache is None or cache.root is None:
+        return
+    math = {
+        (n["c"][1], n["c"][0]["t"] == "DisplayMath")
+        for d in docs
+        for n in iter_nodes(d.blocks)
+        if n["t"] == "Math"
+    }
+    images = {
+        (book.root / n["c"][2][0]).resolve()
+        for d in docs
+        for n in iter_nodes(d.blocks)
+        if n["t"] == "Image" and (book.root / n["c"][2][0]).is_file()
+    }
+    if len(math) + len(images) < 16:
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
+        list(pool.map(_draw_math, [(t, d, cache.root) for t, d in sorted(math)], chunksize=8))
+        list(pool.map(_ready_image, [(p, cache.root) for p in sorted(images)], chunksize=2))
 
 
 def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, list[Diagnostic]]:
     """The whole book as one print HTML document (also useful for debugging the CSS)."""
     config = book.config
     problems: list[Diagnostic] = []
+    prefetch(book, docs, cache)
     marker = {"t": "RawBlock", "c": ["html", CHAPTER_SPLIT]}
     combined: list[Any] = []
     for doc in docs:
