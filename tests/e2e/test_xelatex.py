@@ -214,3 +214,28 @@ def test_corpus_playbook_through_xelatex(tmp_path: Path) -> None:
     ).stdout
     counts = dict(re.findall(r"(\w+)=(\d+)", out.strip().splitlines()[-1]))
     assert counts and all(v == "0" for v in counts.values()), out
+
+
+def test_gif_fonts_and_syllable_breaking_in_xelatex(make_book: BookMaker, tmp_path: Path) -> None:
+    from PIL import Image
+
+    root = make_book(
+        {"book/01.md": "# 장\n\n![움직이는 그림](images/anim.gif)\n\n본문이다 🚀.\n"},
+        metadata={"CJKmainfont": "NanumMyeongjo", "line-breaking": "syllable", "papersize": "b5"},
+    )
+    frames = [Image.new("RGB", (60, 30), color) for color in ((200, 0, 0), (0, 0, 200))]
+    (root / "images").mkdir(exist_ok=True)
+    frames[0].save(root / "images" / "anim.gif", save_all=True, append_images=frames[1:])
+    result = kobook.build(root, ["pdf"], engine="xelatex", cache_dir=tmp_path / "c")
+    pdf = result.outputs["pdf"]
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True).stdout
+    assert "NanumMyeongjo" in fonts
+    box = PdfReader(pdf).pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (499, 709)
+    tex = next((tmp_path / "c" / "latex").rglob("book.tex")).read_text(encoding="utf-8")
+    assert "\n\\XeTeXlinebreakpenalty=10000" not in tex  # syllable: xetexko keeps its breaks
+    converted = list((tmp_path / "c" / "latex-img").rglob("*.png"))
+    assert converted, "the GIF was not converted"
+    with Image.open(converted[0]) as first:
+        assert first.convert("RGB").getpixel((5, 5)) == (200, 0, 0)  # the first frame
+    assert "그림 1.1." in "\n".join(pdf_pages(pdf)).replace("\u00a0", " ")
