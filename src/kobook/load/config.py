@@ -112,8 +112,16 @@ class Config:
 
     @property
     def original(self) -> dict[str, Any]:
-        value = self.raw.get("original") or {}
-        return dict(value)
+        """The original work, with ``licence`` (either spelling) and authors as text."""
+        value = dict(self.raw.get("original") or {})
+        if "licence" not in value and "license" in value:
+            value["licence"] = value["license"]
+        authors = value.get("authors", value.get("author"))
+        if isinstance(authors, list):
+            authors = ", ".join(map(str, authors))
+        if authors:
+            value["authors"] = str(authors)
+        return value
 
     @property
     def engine(self) -> str:

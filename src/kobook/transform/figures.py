@@ -78,6 +78,28 @@ def check_images(doc: Doc, ctx: Context) -> Doc:
     return doc
 
 
+def number_caption(
+    kind: str, word: str, attrs: list[Any], caption: list[Any], doc: Doc, ctx: Context
+) -> None:
+    """Number a captioned figure or table (or one with a ``fig:``/``tbl:`` id).
+
+    The caption starts with ``그림 3.2.``, the number goes in ``data-number`` for
+    writers, and the id becomes a cross-reference target.
+    """
+    blocks = caption[1]
+    ident = attrs[0]
+    if not stringify(blocks).strip() and not ident.startswith(f"{kind}:"):
+        return
+    number = ctx.next_number(doc.chapter, kind)
+    if blocks and blocks[0]["t"] in ("Plain", "Para"):
+        blocks[0]["c"] = [caption_label(word, number), {"t": "Space"}, *blocks[0]["c"]]
+    else:
+        caption[1] = [{"t": "Plain", "c": [caption_label(word, number)]}]
+    attrs[2] = [kv for kv in attrs[2] if kv[0] != "number"] + [["number", number]]
+    if ident:
+        ctx.targets[ident] = Target(kind, ident, doc.chapter.id, number, f"{word} {number}")
+
+
 def caption_label(kind_word: str, number: str) -> dict[str, Any]:
     return {
         "t": "Span",
@@ -135,15 +157,5 @@ def number_figures(doc: Doc, ctx: Context) -> Doc:
             for image in iter_nodes(body):
                 if image["t"] == "Image":
                     image["c"][1] = []
-        ident = attrs[0]
-        if not text and not ident.startswith("fig:"):
-            continue
-        number = ctx.next_number(doc.chapter, "fig")
-        if blocks and blocks[0]["t"] in ("Plain", "Para"):
-            blocks[0]["c"] = [caption_label(word, number), {"t": "Space"}, *blocks[0]["c"]]
-        else:
-            caption[1] = [{"t": "Plain", "c": [caption_label(word, number)]}]
-        attrs[2] = [kv for kv in attrs[2] if kv[0] != "number"] + [["number", number]]
-        if ident:
-            ctx.targets[ident] = Target("fig", ident, doc.chapter.id, number, f"{word} {number}")
+        number_caption("fig", word, attrs, caption, doc, ctx)
     return doc

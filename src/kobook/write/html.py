@@ -89,11 +89,7 @@ def write_html(
         for e in toc_entries(every, depth, chapter_word)
     ]
     chapters = [e for e in toc if e["level"] == 1]
-    original = dict(config.original)
-    if "licence" not in original and "license" in original:
-        original["licence"] = original["license"]
-    if isinstance(original.get("authors"), list):
-        original["authors"] = ", ".join(map(str, original["authors"]))
+    original = config.original
     common = {
         "lang": config.lang,
         "book_title": config.title,

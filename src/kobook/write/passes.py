@@ -16,7 +16,7 @@ from typing import Any
 from ..cache import Cache
 from ..korean.hangul import has_hangul
 from ..load import Config
-from ..parse.ast import attr, keyval, raw_inline, walk
+from ..parse.ast import attr, iter_nodes, keyval, raw_inline, walk
 from .mathsvg import MathError, render_math
 
 Blocks = list[dict[str, Any]]
@@ -95,7 +95,7 @@ def upright_hangul(blocks: Blocks) -> Blocks:
 
 def code_languages(blocks: Blocks) -> Blocks:
     """Map language names pandoc's highlighter lacks (``cuda``) to close ones (``cpp``)."""
-    for node in iter_blocks(blocks):
+    for node in iter_nodes(blocks):
         if node["t"] == "CodeBlock":
             classes = node["c"][0][1]
             for name in list(classes):
@@ -103,12 +103,6 @@ def code_languages(blocks: Blocks) -> Blocks:
                 if alias and alias not in classes:
                     classes.insert(0, alias)
     return blocks
-
-
-def iter_blocks(blocks: Blocks) -> Any:
-    from ..parse.ast import iter_nodes
-
-    return iter_nodes(blocks)
 
 
 def footnotes_inline(blocks: Blocks) -> Blocks:

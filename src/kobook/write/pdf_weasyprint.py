@@ -21,7 +21,7 @@ from ..cache import Cache
 from ..errors import Diagnostic, KobookError, Location
 from ..load import Book
 from ..parse import Doc
-from ..parse.ast import attr, iter_nodes
+from ..parse.ast import iter_nodes
 from . import passes, weasy_images
 from .common import atomic_output, blocks_to_html, highlight_css, toc_entries
 from .fonts import resolve_fonts
@@ -142,10 +142,6 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
         url_color=config.get("urlcolor", "#1f4e8c") if colorlinks else "inherit",
     )
     original = config.original
-    if original and "licence" not in original and "license" in original:
-        original["licence"] = original["license"]
-    if original and isinstance(original.get("authors"), list):
-        original["authors"] = ", ".join(map(str, original["authors"]))
     toc = toc_entries(docs, config.toc_depth, config.captions["chapter"]) if config.toc else []
     html = env.get_template("pdf/book.html.j2").render(
         lang=config.lang,
@@ -247,7 +243,3 @@ def write_pdf(
         weasy_logger.setLevel(previous_level)
         weasy_logger.propagate = True
     return problems + missing
-
-
-def chapter_attr(doc: Doc) -> list[Any]:
-    return attr(f"chapter-{doc.chapter.id}", ["chapter"])

@@ -284,11 +284,7 @@ def template_variables(book: Book, fallbacks: dict[str, str]) -> dict[str, Any]:
     hangul_sans = next((f for f in fonts.sans if f != config.get("sansfont")), fonts.sans[0])
     hangul_mono = next((f for f in fonts.mono if f != config.get("monofont")), fonts.mono[0])
     size = layout.font_size
-    original = dict(config.original)
-    if "licence" not in original and "license" in original:
-        original["licence"] = original["license"]
-    if isinstance(original.get("authors"), list):
-        original["authors"] = ", ".join(map(str, original["authors"]))
+    original = config.original
     classoption = config.get("classoption") or []
     math_font = config.get("mathfont")
     math_path = "" if math_font else stix_math_font()

@@ -28,17 +28,7 @@ def idat_chunks(data: bytes) -> bytes | None:
     bit_depth, color_type, _comp, _filter, interlace = data[24:29]
     if bit_depth != 8 or color_type not in (0, 2) or interlace != 0:
         return None
-    chunks = []
-    position = 8
-    while position + 8 <= len(data):
-        (length,) = struct.unpack("!I", data[position : position + 4])
-        kind = data[position + 4 : position + 8]
-        if kind == b"IDAT":
-            chunks.append(data[position + 8 : position + 8 + length])
-        elif kind == b"IEND":
-            break
-        position += 12 + length
-    return b"".join(chunks) or None
+    return idat_chunks_any(data) or None
 
 
 def install() -> None:
@@ -89,5 +79,7 @@ def idat_chunks_any(data: bytes) -> bytes:
         kind = data[position + 4 : position + 8]
         if kind == b"IDAT":
             chunks.append(data[position + 8 : position + 8 + length])
+        elif kind == b"IEND":
+            break
         position += 12 + length
     return b"".join(chunks)
