@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from kobook.load import load_book
 from kobook.write.pdf_weasyprint import render_html
-from tests.checks import pdf_pages, squash
+from tests.checks import html_problems, pdf_pages, squash
 from tests.conftest import BookMaker
 
 CHAPTER_ONE = """# 메모리 {#sec:memory}
@@ -188,3 +188,16 @@ def test_footnote_sits_at_the_foot_of_its_page(small: Path) -> None:
     height = float(re.search(r'height="([\d.]+)"', page).group(1))  # type: ignore[union-attr]
     assert y_of("각주") > y_of("병렬화")
     assert y_of("각주") > height * 0.7
+
+
+def test_chapter_html_build_refreshes_one_page_of_the_site(small: Path) -> None:
+    assert kobook("build", "html", "--project", str(small)).returncode == 0
+    site = small / "dist" / "html"
+    first = (site / "01-memory.html").read_text(encoding="utf-8")
+    chapter = small / "book" / "02-parallel.md"
+    chapter.write_text(CHAPTER_TWO.replace("다시 본다", "새로 본다"), encoding="utf-8")
+    result = kobook("build", "html", "--chapter", "02-parallel", "--project", str(small))
+    assert result.returncode == 0, result.stderr
+    assert "새로 본다" in (site / "02-parallel.html").read_text(encoding="utf-8")
+    assert (site / "01-memory.html").read_text(encoding="utf-8") == first  # kept
+    assert html_problems(site) == []

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..cache import atomic_write
 from ..load import Book
 from ..parse import Doc
 from ..parse.ast import iter_nodes
@@ -89,7 +90,6 @@ def write_html(
         for e in toc_entries(every, depth, chapter_word)
     ]
     chapters = [e for e in toc if e["level"] == 1]
-    original = config.original
     common = {
         "lang": config.lang,
         "book_title": config.title,
@@ -99,48 +99,68 @@ def write_html(
     with ThreadPoolExecutor(max_workers=2) as pool:
         bodies = list(pool.map(lambda d: blocks_to_html(prepare(d, book, pages)), docs))
 
-    with atomic_directory(out) as tmp:
-        assets = tmp / "assets"
-        assets.mkdir()
-        for name in ("style.css", "extra.css"):
-            source = env.loader.get_source(env, f"html/{name}")[0]  # type: ignore[union-attr]
-            (assets / name).write_text(source, encoding="utf-8")
-        (assets / "highlight.css").write_text(highlight_css(), encoding="utf-8")
-        for url in sorted(local_images(docs)):
-            source = (book.root / url).resolve()
-            target = tmp / url
-            if source.is_file():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(source, target)
-        ids = [e["chapter_id"] for e in chapters]
-        for doc, body in zip(docs, bodies, strict=True):
-            position = ids.index(doc.chapter.id) if doc.chapter.id in ids else -1
-            prev = chapters[position - 1] if position > 0 else None
-            nxt = chapters[position + 1] if 0 <= position < len(chapters) - 1 else None
-            nav = [
-                dict(item, current=item["chapter_id"] == doc.chapter.id)
-                for item in toc
-                if item["level"] == 1 or item["chapter_id"] == doc.chapter.id
-            ]
-            html = env.get_template("html/chapter.html.j2").render(
-                **common,
-                nav=nav,
-                body=body,
-                kind=doc.chapter.kind,
-                chapter_title=doc.chapter.title,
-                prev=prev,
-                next=nxt,
-            )
-            (tmp / page_name(doc)).write_text(html, encoding="utf-8")
-        index = env.get_template("html/index.html.j2").render(
-            **common,
-            nav=[dict(item, current=False) for item in toc if item["level"] == 1],
-            toc=toc,
-            chapters=chapters,
-            subtitle=config.get("subtitle", ""),
-            authors=config.authors,
-            translators=config.translators,
-            original=original,
-        )
-        (tmp / "index.html").write_text(index, encoding="utf-8")
+    if all_docs is not None and len(docs) < len(all_docs) and out.is_dir():
+        # --chapter: refresh that chapter's page (and the index) in the existing site.
+        write_site(out, book, docs, bodies, env, toc, chapters, common)
+    else:
+        with atomic_directory(out) as tmp:
+            write_site(tmp, book, docs, bodies, env, toc, chapters, common)
     return out / "index.html"
+
+
+def write_site(
+    tmp: Path,
+    book: Book,
+    docs: list[Doc],
+    bodies: list[str],
+    env: Any,
+    toc: list[dict[str, Any]],
+    chapters: list[dict[str, Any]],
+    common: dict[str, Any],
+) -> None:
+    """Write assets, images, the chapter pages and the index into ``tmp``."""
+    config = book.config
+    original = config.original
+    assets = tmp / "assets"
+    assets.mkdir(exist_ok=True)
+    for name in ("style.css", "extra.css"):
+        source = env.loader.get_source(env, f"html/{name}")[0]
+        atomic_write(assets / name, source.encode("utf-8"))
+    atomic_write(assets / "highlight.css", highlight_css().encode("utf-8"))
+    for url in sorted(local_images(docs)):
+        source = (book.root / url).resolve()
+        target = tmp / url
+        if source.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+    ids = [e["chapter_id"] for e in chapters]
+    for doc, body in zip(docs, bodies, strict=True):
+        position = ids.index(doc.chapter.id) if doc.chapter.id in ids else -1
+        prev = chapters[position - 1] if position > 0 else None
+        nxt = chapters[position + 1] if 0 <= position < len(chapters) - 1 else None
+        nav = [
+            dict(item, current=item["chapter_id"] == doc.chapter.id)
+            for item in toc
+            if item["level"] == 1 or item["chapter_id"] == doc.chapter.id
+        ]
+        html = env.get_template("html/chapter.html.j2").render(
+            **common,
+            nav=nav,
+            body=body,
+            kind=doc.chapter.kind,
+            chapter_title=doc.chapter.title,
+            prev=prev,
+            next=nxt,
+        )
+        atomic_write(tmp / page_name(doc), html.encode("utf-8"))
+    index = env.get_template("html/index.html.j2").render(
+        **common,
+        nav=[dict(item, current=False) for item in toc if item["level"] == 1],
+        toc=toc,
+        chapters=chapters,
+        subtitle=config.get("subtitle", ""),
+        authors=config.authors,
+        translators=config.translators,
+        original=original,
+    )
+    atomic_write(tmp / "index.html", index.encode("utf-8"))
