@@ -71,7 +71,7 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "number-by-chapter": ((bool,), "number figures 3.2 (true) or 7 (false)"),
     "emoji-font": ((str,), "emoji font family"),
     "check": ((dict,), "kobook check settings"),
-    "normalize": ((dict,), "build-time normalisation settings"),
+    "normalize": ((dict, bool), "build-time fixes: false, or {ignore: [KO007]}"),
     "particles": ((dict,), "extra readings for particle agreement"),
     "html": ((dict,), "HTML site settings"),
     "pdf": ((dict,), "PDF settings"),
