@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from ..errors import KobookError
+from ..load.config import read_yaml
 from ..source import SourceDoc
 from .model import Finding, Settings
 
@@ -39,16 +40,7 @@ class Term:
 
 def load_glossary(path: Path) -> list[Term]:
     """Read ``glossary.yaml``; a bad entry is an error naming the file and the term."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        raise KobookError(
-            f"glossary is not valid YAML: {exc.problem}",
-            code="CFG010",
-            file=path,
-            line=(mark.line + 1) if mark else 0,
-        ) from None
+    data = read_yaml(path, "glossary", "CFG010")[0] or {}
     if not isinstance(data, dict):
         raise KobookError(
             "glossary must map source terms to Korean terms",

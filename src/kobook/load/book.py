@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import KobookError
+from ..errors import KobookError, Location
 from .config import Config, load_config, read_text
 
 SKIP_TOP_LEVEL = {"readme", "changelog", "license", "licence", "notice", "contributing"}
@@ -41,6 +41,20 @@ class Chapter:
         """Line in :attr:`path` of a 1-based line of :attr:`text`."""
         return self.line_offset + local_line
 
+    def locate(self, needle: str, occurrence: int = 0) -> Location | None:
+        """Where ``needle`` appears (its ``occurrence``-th time, from 0), or None."""
+        index = self.text.find(needle) if needle else -1
+        for _ in range(occurrence):
+            later = self.text.find(needle, index + len(needle)) if index >= 0 else -1
+            if later < 0:
+                break
+            index = later
+        if index < 0:
+            return None
+        line = self.text.count("\n", 0, index) + 1
+        col = index - (self.text.rfind("\n", 0, index) + 1) + 1
+        return Location(self.path, self.source_line(line), col)
+
 
 @dataclass
 class Book:
@@ -53,6 +67,14 @@ class Book:
     @property
     def title(self) -> str:
         return self.config.title
+
+    def locate(self, needle: str) -> Location:
+        """The first chapter and line where ``needle`` appears (for messages)."""
+        for chapter in self.chapters:
+            found = chapter.locate(needle)
+            if found is not None:
+                return found
+        return Location()
 
 
 def load_book(root: Path) -> Book:

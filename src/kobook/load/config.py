@@ -178,23 +178,28 @@ def as_list(value: Any) -> list[str]:
     return [str(value)]
 
 
-def load_config(path: Path) -> Config:
-    """Read ``metadata.yaml`` (or return defaults when there is none)."""
-    if not path.exists():
-        return Config(raw={}, path=None)
+def read_yaml(path: Path, what: str, code: str) -> tuple[Any, str]:
+    """Parse a YAML file (UTF-8 checked); a syntax error names the file, line and column."""
     text = read_text(path)
     try:
-        data = yaml.safe_load(text)
+        return yaml.safe_load(text), text
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         raise KobookError(
-            f"metadata is not valid YAML: {exc.problem}",
-            code="CFG001",
+            f"{what} is not valid YAML: {exc.problem}",
+            code=code,
             file=path,
             line=(mark.line + 1) if mark else 0,
             col=(mark.column + 1) if mark else 0,
             hint="check indentation and quote values that contain ':' or '#'",
         ) from None
+
+
+def load_config(path: Path) -> Config:
+    """Read ``metadata.yaml`` (or return defaults when there is none)."""
+    if not path.exists():
+        return Config(raw={}, path=None)
+    data, text = read_yaml(path, "metadata", "CFG001")
     if data is None:
         data = {}
     if not isinstance(data, dict):

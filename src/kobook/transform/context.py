@@ -50,20 +50,9 @@ class Context:
         return self.book.root
 
     def locate(self, chapter: Chapter, needle: str, occurrence: int = 0) -> Location:
-        """Where ``needle`` appears (its ``occurrence``-th time, from 0) in a chapter's source."""
-        index = chapter.text.find(needle) if needle else -1
-        for _ in range(occurrence):
-            if index < 0:
-                break
-            later = chapter.text.find(needle, index + len(needle))
-            if later < 0:
-                break
-            index = later
-        if index < 0:
-            return Location(chapter.path, chapter.source_line(1), 0)
-        line = chapter.text.count("\n", 0, index) + 1
-        col = index - (chapter.text.rfind("\n", 0, index) + 1) + 1
-        return Location(chapter.path, chapter.source_line(line), col)
+        """Where ``needle`` appears in a chapter's source (else the chapter's first line)."""
+        found = chapter.locate(needle, occurrence)
+        return found or Location(chapter.path, chapter.source_line(1), 0)
 
     def problem(
         self,

@@ -180,13 +180,7 @@ def missing_glyph_problems(book: Book, docs: list[Doc], found: dict[str, int]) -
     """GLYPH001 for each character no font could draw, located in the source."""
     problems = []
     for char, count in sorted(found.items()):
-        location = Location()
-        for doc in docs:
-            index = doc.chapter.text.find(char)
-            if index >= 0:
-                line = doc.chapter.text.count("\n", 0, index) + 1
-                location = Location(doc.chapter.path, doc.chapter.source_line(line))
-                break
+        location = book.locate(char)
         problems.append(
             Diagnostic(
                 "GLYPH001",

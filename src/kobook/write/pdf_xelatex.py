@@ -478,9 +478,9 @@ def latex_error(log: str, latex: str, book: Book) -> KobookError:
     if chapter and context:
         words = re.findall(r"[\w가-힣]{3,}", context)
         for word in words:
-            index = chapter.text.find(word)
-            if index >= 0:
-                source_line = chapter.source_line(chapter.text.count("\n", 0, index) + 1)
+            found = chapter.locate(word)
+            if found is not None:
+                source_line = found.line
                 break
     return KobookError(
         f"XeLaTeX: {message.strip()}"
@@ -501,13 +501,7 @@ def missing_characters(log: str, book: Book, latex: str) -> list[Diagnostic]:
         found[char] = (previous[0], previous[1] + 1)
     problems = []
     for char, (font, count) in sorted(found.items()):
-        location = Location()
-        for chapter in book.chapters:
-            index = chapter.text.find(char)
-            if index >= 0:
-                line = chapter.text.count("\n", 0, index) + 1
-                location = Location(chapter.path, chapter.source_line(line))
-                break
+        location = book.locate(char)
         problems.append(
             Diagnostic(
                 "GLYPH001",
