@@ -85,13 +85,11 @@ def build(
     if strict:
         serious = [d for d in normalized.remaining if d.severity in ("error", "warning")]
         if serious:
-            raise KobookError(
+            raise KobookError.summarising(
                 f"{len(serious)} typography finding(s) remain (--strict)",
-                code="CHK003",
-                file=serious[0].location.file,
-                line=serious[0].location.line,
-                hint="fix them (kobook check --fix fixes the safe ones) or build without --strict",
-                diagnostics=serious[:20],
+                "CHK003",
+                serious[:20],
+                "fix them (kobook check --fix fixes the safe ones) or build without --strict",
             )
     lap("normalize")
     progress.step(f"parsing {len(book.chapters)} chapters")

@@ -73,6 +73,21 @@ class KobookError(Exception):
         )
         self.diagnostics = diagnostics or []
 
+    @classmethod
+    def summarising(
+        cls, message: str, code: str, diagnostics: list[Diagnostic], hint: str = ""
+    ) -> KobookError:
+        """An error standing for several diagnostics: located at the first, listing them."""
+        first = diagnostics[0].location if diagnostics else Location()
+        return cls(
+            message,
+            code=code,
+            file=first.file,
+            line=first.line,
+            hint=hint,
+            diagnostics=diagnostics,
+        )
+
     @property
     def code(self) -> str:
         return self.diagnostic.code

@@ -84,7 +84,9 @@ def settings_from(config: Config, root: Path) -> Settings:
     return settings
 
 
-def source_files(root: Path, paths: list[Path] | None = None) -> list[Path]:
+def source_files(
+    root: Path, paths: list[Path] | None = None, config: Config | None = None
+) -> list[Path]:
     """The files to check: the given ones (folders expanded), else the book's chapters."""
     if paths:
         found: list[Path] = []
@@ -97,8 +99,7 @@ def source_files(root: Path, paths: list[Path] | None = None) -> list[Path]:
             else:
                 raise KobookError(f"no such file: {path}", code="CHK001", file=path)
         return found
-    config = load_config(root / "metadata.yaml")
-    return chapter_files(root, config)
+    return chapter_files(root, config or load_config(root / "metadata.yaml"))
 
 
 def check_files(
@@ -109,11 +110,17 @@ def check_files(
     write: bool = False,
     select: list[str] | None = None,
     ignore: list[str] | None = None,
+    settings: Settings | None = None,
 ) -> list[FileReport]:
-    """Check (and with ``fix`` compute fixed text; with ``write`` save it) each file."""
+    """Check (and with ``fix`` compute fixed text; with ``write`` save it) each file.
+
+    ``settings`` (from :func:`settings_from`) saves reading metadata.yaml again
+    when the caller already has them.
+    """
     root = root.resolve()
     config = load_config(root / "metadata.yaml")
-    settings = settings_from(config, root)
+    if settings is None:
+        settings = settings_from(config, root)
     if select:
         settings.select = set(select)
     if ignore:
@@ -124,7 +131,7 @@ def check_files(
                 f"unknown rule '{name}'", code="CHK002", hint="rules: " + ", ".join(BY_ID)
             )
     reports = []
-    for path in source_files(root, paths):
+    for path in source_files(root, paths, config):
         text = read_source(path)
         report = FileReport(path=path, doc_text=text)
         if fix:

@@ -47,6 +47,7 @@ def run_check(
     from . import settings_from
 
     root = project.resolve()
+    settings = settings_from(load_config(root / "metadata.yaml"), root)
     reports = check_files(
         root,
         paths or None,
@@ -54,8 +55,8 @@ def run_check(
         write=fix and not diff,
         select=select or None,
         ignore=ignore or None,
+        settings=settings,
     )
-    settings = settings_from(load_config(root / "metadata.yaml"), root)
     if diff:
         for report in reports:
             text = report.diff()

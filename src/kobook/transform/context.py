@@ -85,5 +85,4 @@ class Context:
         )
 
 
-REF_KINDS = ("fig", "tbl", "eq", "sec", "lst")
 REF_ID = re.compile(r"^(fig|tbl|eq|sec|lst):")

@@ -220,13 +220,11 @@ def write_pdf(
             document.write_pdf(tmp, uncompressed_pdf=False, custom_metadata=True)
             missing = missing_glyph_problems(book, docs, glyphs.characters)
             if missing and not keep_going:
-                raise KobookError(
+                raise KobookError.summarising(
                     f"{len(missing)} character(s) have no font; the PDF was not written",
-                    code="GLYPH001",
-                    file=missing[0].location.file,
-                    line=missing[0].location.line,
-                    hint="see the list below; --keep-going writes the PDF anyway",
-                    diagnostics=missing,
+                    "GLYPH001",
+                    missing,
+                    "see the list below; --keep-going writes the PDF anyway",
                 )
     except OSError as exc:
         raise KobookError(f"could not write the PDF: {exc}", code="PDF001", file=out) from None

@@ -541,14 +541,12 @@ def write_pdf(
         raise latex_error(log or proc.stdout, latex, book)
     missing = missing_characters(log, book, latex)
     if missing and not keep_going:
-        raise KobookError(
+        raise KobookError.summarising(
             f"{len(missing)} character(s) have no glyph in the fonts XeLaTeX used; "
             "the PDF was not written",
-            code="GLYPH001",
-            file=missing[0].location.file,
-            line=missing[0].location.line,
-            hint="see the list below; --keep-going writes the PDF anyway",
-            diagnostics=missing,
+            "GLYPH001",
+            missing,
+            "see the list below; --keep-going writes the PDF anyway",
         )
     with atomic_output(out) as tmp:
         shutil.copyfile(pdf, tmp)
