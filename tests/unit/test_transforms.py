@@ -296,11 +296,13 @@ def test_missing_image_keep_going(make_book: BookMaker) -> None:
     assert diagnostic.location.line == 5
 
 
-def test_remote_images_are_not_checked(make_book: BookMaker) -> None:
+def test_remote_images_never_pass_silently(make_book: BookMaker) -> None:
+    # Downloads are covered in test_remote.py (with a local server); here they are off.
     files = {"book/01.md": "# 장\n\n![원격](https://example.com/x.png)\n"}
-    _, docs, ctx = run(make_book, files)
-    assert nodes(docs, "Image")[0]["c"][2][0] == "https://example.com/x.png"
-    assert ctx.diagnostics == []
+    _, docs, ctx = run(make_book, files, metadata={"remote-images": "off"}, keep_going=True)
+    assert nodes(docs, "Image") == []
+    assert [d.code for d in ctx.diagnostics] == ["IMG002"]
+    assert ctx.diagnostics[0].location.line == 3
 
 
 # --- tables and equations -------------------------------------------------------------

@@ -9,6 +9,7 @@ from pathlib import Path
 from ..cache import Cache
 from ..errors import Diagnostic, KobookError, Location
 from ..load import Book, Chapter
+from .remote import Budget, Limits
 
 
 @dataclass
@@ -29,6 +30,12 @@ class Context:
     book: Book
     keep_going: bool = False
     cache: Cache | None = None
+    # No downloads: every remote image is IMG002 (``--offline``).
+    offline: bool = False
+    remote_limits: Limits = field(default_factory=Limits)
+    remote_budget: Budget | None = None
+    # Remote image URL -> its local copy, or the reason it has none.
+    remote: dict[str, Path | str] = field(default_factory=dict)
     targets: dict[str, Target] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seen_ids: set[str] = field(default_factory=set)

@@ -1,7 +1,8 @@
 """The HTML book: one page per chapter, an index with the TOC, fully offline.
 
 Math is MathML (browsers draw it natively), images are copied beside the pages
-with the same relative paths, links between chapters point at the right page,
+with the same relative paths (downloaded remote images under ``images/remote/``),
+links between chapters point at the right page,
 and footnotes keep pandoc's back-links.  No CDN, no remote font or script.
 """
 
@@ -17,7 +18,8 @@ from .. import __version__
 from ..cache import atomic_write
 from ..load import Book
 from ..parse import Doc
-from ..parse.ast import iter_nodes
+from ..parse.ast import iter_nodes, keyval
+from ..transform.remote import REMOTE_ATTR
 from . import passes
 from .common import atomic_directory, blocks_to_html, highlight_css, toc_entries
 from .templates import environment
@@ -51,6 +53,7 @@ def prepare(doc: Doc, book: Book, pages: dict[str, str]) -> list[Any]:
     blocks = passes.equation_numbers(blocks)
     blocks = passes.upright_hangul(blocks)
     blocks = passes.code_languages(blocks)
+    blocks = site_remote_images(blocks)
     return passes.rewrite_links(blocks, pages, page_name(doc))
 
 
@@ -58,11 +61,34 @@ def local_images(docs: list[Doc]) -> set[str]:
     found = set()
     for doc in docs:
         for node in iter_nodes(doc.blocks):
-            if node["t"] == "Image":
+            if node["t"] == "Image" and keyval(node["c"][0], REMOTE_ATTR) is None:
                 url = node["c"][2][0]
                 if ":" not in url.split("/", 1)[0] and not url.startswith("/"):
                     found.add(url)
     return found
+
+
+REMOTE_DIR = "images/remote"
+
+
+def remote_copies(docs: list[Doc]) -> dict[str, str]:
+    """Downloaded remote images: their path in the site → the cached copy."""
+    found = {}
+    for doc in docs:
+        for node in iter_nodes(doc.blocks):
+            if node["t"] == "Image" and keyval(node["c"][0], REMOTE_ATTR) is not None:
+                url = node["c"][2][0]
+                found[f"{REMOTE_DIR}/{Path(url).name}"] = url
+    return found
+
+
+def site_remote_images(blocks: list[Any]) -> list[Any]:
+    """Downloaded remote images point at their copy in the site (never at the server)."""
+    for node in iter_nodes(blocks):
+        if node["t"] == "Image" and keyval(node["c"][0], REMOTE_ATTR) is not None:
+            node["c"][2][0] = f"{REMOTE_DIR}/{Path(node['c'][2][0]).name}"
+            node["c"][0][2] = [kv for kv in node["c"][0][2] if kv[0] != REMOTE_ATTR]
+    return blocks
 
 
 def write_html(
@@ -77,7 +103,6 @@ def write_html(
     every = all_docs or docs
     pages = id_pages(every)
     env = environment(book.root)
-    chapter_word = config.captions["chapter"]
     depth = config.toc_depth
     toc = [
         {
@@ -87,11 +112,12 @@ def write_html(
             "title": e.title,
             "chapter_id": e.chapter_id,
         }
-        for e in toc_entries(every, depth, chapter_word)
+        for e in toc_entries(every, depth, config.words)
     ]
     chapters = [e for e in toc if e["level"] == 1]
     common = {
         "lang": config.lang,
+        "words": config.words,
         "book_title": config.title,
         "version": __version__,
     }
@@ -133,6 +159,11 @@ def write_site(
         if source.is_file():
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
+    for name, url in sorted(remote_copies(docs).items()):
+        source = book.root / url  # relative to the project, or absolute (cache elsewhere)
+        if source.is_file():
+            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, tmp / name)
     ids = [e["chapter_id"] for e in chapters]
     for doc, body in zip(docs, bodies, strict=True):
         position = ids.index(doc.chapter.id) if doc.chapter.id in ids else -1
@@ -149,6 +180,7 @@ def write_site(
             body=body,
             kind=doc.chapter.kind,
             chapter_title=doc.chapter.title,
+            chapter_lang=doc.chapter.lang if doc.chapter.lang != book.config.lang else "",
             prev=prev,
             next=nxt,
         )

@@ -1,0 +1,275 @@
+"""Remote images: download ``http(s)`` images once into ``.kobook-cache/remote/``.
+
+Every output uses the local copy, so a PDF never loses an image to a network
+hiccup and the HTML site works offline.  Downloads are bounded: http and https
+only (redirects too, at most a few), a size limit, a time limit per request and
+for the whole build, and the bytes must really be a PNG, JPEG, GIF, WebP or SVG
+image (the file's extension comes from what the bytes are, not from the URL).
+The cache key is a hash of the URL, so a second build does no request at all.
+"""
+
+from __future__ import annotations
+
+import http.client
+import re
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urljoin, urlsplit
+
+from .. import __version__
+from ..cache import Cache, atomic_write, digest
+from ..errors import KobookError
+
+KIND = "remote"
+# Image attribute holding the URL a local copy came from (the HTML writer copies those).
+REMOTE_ATTR = "kobook-remote"
+VERSION = "1"
+SUFFIXES = (".png", ".jpg", ".gif", ".webp", ".svg")
+# Content types that say nothing either way: the bytes decide.
+GENERIC_TYPES = {"", "application/octet-stream", "binary/octet-stream", "text/plain"}
+SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on downloads: bytes per image, seconds per request and per build."""
+
+    max_bytes: int = 20 * 1024 * 1024
+    timeout: float = 15.0
+    total: float = 300.0
+    max_redirects: int = 5
+
+
+class Budget:
+    """The time left for all downloads of one build."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+
+class RemoteError(KobookError):
+    """A remote image that could not be used; ``reason`` says why in a few words."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(
+            f"remote image could not be downloaded: {short(url)} ({reason})", code="IMG002"
+        )
+        self.url = url
+        self.reason = reason
+
+
+def short(url: str, limit: int = 120) -> str:
+    """``url`` cut for messages (``data:`` URLs can be megabytes long)."""
+    return url if len(url) <= limit else url[: limit - 1] + "…"
+
+
+def has_scheme(url: str) -> bool:
+    """True for ``http:``, ``data:``, ``file:`` ... URLs and ``//host/...``: not a local path."""
+    return bool(SCHEME.match(url)) or url.startswith("//")
+
+
+def is_http(url: str) -> bool:
+    return urlsplit(absolute(url)).scheme.lower() in ("http", "https")
+
+
+def absolute(url: str) -> str:
+    """``//host/a.png`` (scheme-relative) is read as ``https://host/a.png``."""
+    return "https:" + url if url.startswith("//") else url
+
+
+def sniff(data: bytes) -> str | None:
+    """The file extension for image bytes (``.png`` ...), or None when they are no image."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return ".png"
+    if data[:3] == b"\xff\xd8\xff":
+        return ".jpg"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return ".gif"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return ".webp"
+    head = data[:4096].removeprefix(b"\xef\xbb\xbf").decode("utf-8", "ignore").lstrip().lower()
+    prolog = r"(?:<\?xml[^>]*>\s*|<!--.*?-->\s*|<!doctype\s+svg[^>]*>\s*)*"
+    if re.match(prolog + r"<svg[\s>]", head, re.DOTALL):
+        return ".svg"
+    return None
+
+
+def cache_key(url: str) -> str:
+    return digest("remote-image", VERSION, url)
+
+
+def cached(url: str, cache: Cache | None) -> Path | None:
+    """The local copy of ``url`` from an earlier download, if there is one."""
+    key = cache_key(url)
+    for suffix in SUFFIXES:
+        for path in (store_path(key, suffix, cache), fallback_path(key, suffix)):
+            if path is not None and path.is_file():
+                return path
+    return None
+
+
+def store_path(key: str, suffix: str, cache: Cache | None) -> Path | None:
+    return cache.path(KIND, key, suffix) if cache is not None else None
+
+
+def fallback_path(key: str, suffix: str) -> Path:
+    """Where downloads go when there is no (writable) cache folder."""
+    return Path(tempfile.gettempdir()) / "kobook-remote" / f"{key}{suffix}"
+
+
+def store(url: str, data: bytes, suffix: str, cache: Cache | None) -> Path:
+    key = cache_key(url)
+    stored = cache.put(KIND, key, data, suffix) if cache is not None else None
+    if stored is None:
+        stored = fallback_path(key, suffix)
+        atomic_write(stored, data)
+    return stored
+
+
+class _Redirects(urllib.request.HTTPRedirectHandler):
+    """Follow redirects only to http(s) (and, see :func:`redirects`, only a few)."""
+
+    def http_error_302(self, req: Any, fp: Any, code: int, msg: str, headers: Any) -> Any:
+        target = urljoin(req.full_url, headers.get("Location") or headers.get("URI") or "")
+        if urlsplit(target).scheme.lower() not in ("http", "https"):
+            fp.close()
+            raise RemoteError(req.full_url, f"redirected to a non-http(s) address: {short(target)}")
+        return super().http_error_302(req, fp, code, msg, headers)
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+
+def redirects(limit: int) -> urllib.request.HTTPRedirectHandler:
+    """A redirect handler that follows at most ``limit`` redirects, to http(s) only."""
+    handler = type("Redirects", (_Redirects,), {"max_redirections": limit, "max_repeats": limit})
+    return handler()
+
+
+def fetch(
+    url: str,
+    cache: Cache | None,
+    limits: Limits | None = None,
+    budget: Budget | None = None,
+) -> Path:
+    """The local copy of the image at ``url``: from the cache, else downloaded once.
+
+    Raises :class:`RemoteError` (code IMG002) with the reason when the URL is
+    not http(s), the server fails, the time or size limit is reached, or the
+    bytes are not an image.
+    """
+    limits = limits or Limits()
+    if not is_http(url):
+        scheme = urlsplit(url).scheme.lower() or "?"
+        raise RemoteError(url, f"'{scheme}:' is not downloaded, only http and https are")
+    found = cached(url, cache)
+    if found is not None:
+        return found
+    budget = budget or Budget(limits.total)
+    left = budget.remaining()
+    if left <= 0:
+        raise RemoteError(url, f"the {budget.seconds:g} s download budget of this build is spent")
+    timeout = min(limits.timeout, left)
+    # Non-ASCII paths (한글 파일 이름) are percent-encoded; what is encoded already stays.
+    address = quote(absolute(url), safe=":/?#[]@!$&'()*+,;=%~")
+    request = urllib.request.Request(
+        address, headers={"User-Agent": f"kobook/{__version__}", "Accept": "image/*"}
+    )
+    opener = urllib.request.build_opener(redirects(limits.max_redirects))
+    try:
+        with opener.open(request, timeout=timeout) as response:
+            data = read_image(response, limits, time.monotonic() + timeout)
+    except RemoteError as exc:
+        raise RemoteError(url, exc.reason) from None
+    except urllib.error.HTTPError as exc:
+        exc.close()
+        if 300 <= exc.code < 400:
+            raise RemoteError(url, f"too many redirects (HTTP {exc.code})") from None
+        raise RemoteError(url, f"HTTP {exc.code} {exc.reason}".strip()) from None
+    except urllib.error.URLError as exc:
+        reason = exc.reason
+        if isinstance(reason, TimeoutError):
+            raise RemoteError(url, f"no answer within {timeout:g} s") from None
+        raise RemoteError(url, f"cannot connect: {reason}") from None
+    except TimeoutError:
+        raise RemoteError(url, f"no answer within {timeout:g} s") from None
+    except (OSError, ValueError, http.client.HTTPException) as exc:
+        raise RemoteError(url, f"download failed: {exc or type(exc).__name__}") from None
+    suffix = sniff(data)
+    if suffix is None:
+        raise RemoteError(url, "the file is not a PNG, JPEG, GIF, WebP or SVG image")
+    return store(url, data, suffix, cache)
+
+
+def read_image(response: Any, limits: Limits, deadline: float) -> bytes:
+    """The body of ``response``, checked: an image type, within the size and time limits."""
+    header = str(response.headers.get("Content-Type", "") or "")
+    content_type = header.split(";", 1)[0].strip().lower()
+    if not content_type.startswith("image/") and content_type not in GENERIC_TYPES:
+        raise RemoteError("", f"content type {content_type} is not an image")
+    limit = size_text(limits.max_bytes)
+    length = response.headers.get("Content-Length")
+    if length and length.isdigit() and int(length) > limits.max_bytes:
+        raise RemoteError("", f"{int(length):,} bytes, more than the {limit} limit")
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        if time.monotonic() > deadline:
+            raise RemoteError("", f"not downloaded within {limits.timeout:g} s")
+        chunk = response.read1(65536)
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > limits.max_bytes:
+            raise RemoteError("", f"larger than the {limit} limit")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def size_text(size: int) -> str:
+    """``20 MB`` for 20 × 2²⁰ bytes; small sizes in bytes."""
+    return f"{size / 2**20:g} MB" if size >= 2**20 else f"{size:,} bytes"
+
+
+class _ImgTags(HTMLParser):
+    """The attributes of each ``<img>`` tag in a piece of raw HTML."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.images: list[dict[str, str]] = []
+        self.others = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "img":
+            self.images.append({k: v or "" for k, v in attrs})
+        else:
+            self.others += 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)  # <img/>: no end tag to count
+
+    def handle_endtag(self, tag: str) -> None:
+        self.others += 1
+
+    def handle_data(self, data: str) -> None:
+        if data.strip():
+            self.others += 1
+
+
+def img_tags(html: str) -> tuple[list[dict[str, str]], bool]:
+    """The ``<img>`` tags in ``html`` and whether the HTML is one lone ``<img>`` tag."""
+    if "<img" not in html.lower():
+        return [], False
+    parser = _ImgTags()
+    parser.feed(html)
+    parser.close()
+    return parser.images, len(parser.images) == 1 and parser.others == 0
