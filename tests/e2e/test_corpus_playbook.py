@@ -157,6 +157,11 @@ def test_file_name_alt_texts_are_reported_not_printed(built: kobook.BuildResult)
         assert "](" in lines[diagnostic.location.line - 1]
 
 
+def test_no_leaked_syntax_is_reported(built: kobook.BuildResult) -> None:
+    # Plain pandoc Markdown: no LEAK001 (foreign syntax) and no LEAK002 (undrawable HTML).
+    assert [d.format() for d in built.diagnostics if d.code.startswith("LEAK")] == []
+
+
 def test_build_is_deterministic_in_structure(built: kobook.BuildResult) -> None:
     pdf = Path(built.outputs["pdf"])
     assert pdf.stat().st_size > 1_000_000

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .emphasis import ko010_emphasis
 from .figures import fig001_references, fig002_file_name_alt, img001_missing
 from .glossary import ko012_glossary
+from .leaks import leak001_foreign_syntax
 from .model import Rule
 from .particles import ko009_particles
 from .typography import (
@@ -34,6 +35,7 @@ RULES: list[Rule] = [
         "warning",
         "fix",
         ko003_spaces,
+        korean=True,
     ),
     Rule(
         "KO004",
@@ -41,17 +43,35 @@ RULES: list[Rule] = [
         "warning",
         "fix (not for Markdown symbols)",
         ko004_fullwidth,
+        korean=True,
     ),
-    Rule("KO005", "space before . , ! ? : ; )", "warning", "fix", ko005_space_before_punctuation),
-    Rule("KO006", "ㆍ (U+318D, a jamo) used as a middle dot", "warning", "fix", ko006_jamo_dot),
-    Rule("KO007", "straight quotes around Korean text", "warning", "fix", ko007_quotes),
-    Rule("KO008", "... or 。。。 as an ellipsis", "warning", "fix", ko008_ellipsis),
+    Rule(
+        "KO005",
+        "space before . , ! ? : ; )",
+        "warning",
+        "fix",
+        ko005_space_before_punctuation,
+        korean=True,
+    ),
+    Rule(
+        "KO006",
+        "ㆍ (U+318D, a jamo) used as a middle dot",
+        "warning",
+        "fix",
+        ko006_jamo_dot,
+        korean=True,
+    ),
+    Rule(
+        "KO007", "straight quotes around Korean text", "warning", "fix", ko007_quotes, korean=True
+    ),
+    Rule("KO008", "... or 。。。 as an ellipsis", "warning", "fix", ko008_ellipsis, korean=True),
     Rule(
         "KO009",
         "particle that does not agree with the word before it",
         "warning",
         "fix for acronyms, digits and units; report for words",
         ko009_particles,
+        korean=True,
     ),
     Rule(
         "KO010",
@@ -60,6 +80,7 @@ RULES: list[Rule] = [
         "report (fix with check: {fix-emphasis: true})",
         ko010_emphasis,
         in_build=False,
+        korean=True,
     ),
     Rule(
         "KO011",
@@ -67,6 +88,7 @@ RULES: list[Rule] = [
         "info",
         "report",
         ko011_untranslated,
+        korean=True,
     ),
     Rule(
         "KO012",
@@ -75,6 +97,7 @@ RULES: list[Rule] = [
         "fix for variants of one term",
         ko012_glossary,
         in_build=False,
+        korean=True,
     ),
     Rule(
         "FIG001",
@@ -83,8 +106,17 @@ RULES: list[Rule] = [
         "fix",
         fig001_references,
         in_build=False,
+        korean=True,
     ),
     Rule("FIG002", "image alt text that is a file name", "warning", "report", fig002_file_name_alt),
     Rule("IMG001", "image file missing", "error", "report", img001_missing),
+    Rule(
+        "LEAK001",
+        "syntax of another dialect left in the text (Liquid, distill, mdBook, kramdown, Sphinx)",
+        "warning",
+        "report",
+        leak001_foreign_syntax,
+        in_build=False,
+    ),
 ]
 BY_ID = {rule.id: rule for rule in RULES}

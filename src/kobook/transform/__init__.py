@@ -21,6 +21,7 @@ from .equations import number_equations
 from .figures import check_images, implicit_figures, number_figures
 from .headings import shift_headings
 from .ids import unique_ids
+from .leaks import report_leaks
 from .sections import number_sections
 from .tables import number_tables
 
@@ -38,14 +39,23 @@ PASSES: list[tuple[str, Pass]] = [
     ("sections", number_sections),
     ("crossrefs", resolve_crossrefs),
     ("citations", cite),
+    ("leaks", report_leaks),  # last: what is still foreign syntax (LEAK001)
 ]
 
 
 def transform_book(
-    book: Book, docs: list[Doc], *, keep_going: bool = False, cache: Cache | None = None
+    book: Book,
+    docs: list[Doc],
+    *,
+    keep_going: bool = False,
+    cache: Cache | None = None,
+    offline: bool = False,
 ) -> tuple[list[Doc], Context]:
-    """Run :data:`PASSES` in order over all chapters; return the docs and the context."""
-    ctx = Context(book=book, keep_going=keep_going, cache=cache)
+    """Run :data:`PASSES` in order over all chapters; return the docs and the context.
+
+    ``offline``: download no remote image (each one is IMG002).
+    """
+    ctx = Context(book=book, keep_going=keep_going, cache=cache, offline=offline)
     for _name, run in PASSES:
         docs = [run(doc, ctx) for doc in docs]
     return docs, ctx
