@@ -19,6 +19,7 @@ import json
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,15 +27,28 @@ from .. import __version__
 from ..cache import Cache
 from ..errors import Diagnostic, KobookError, Location
 from ..korean.hangul import has_hangul
-from ..load import Book
+from ..load import Book, Chapter, Config
+from ..load.config import key_line
 from ..parse import Doc, api_version
 from ..parse.ast import iter_nodes, keyval, raw_block, raw_inline, stringify, walk
 from ..parse.pandoc import run_pandoc
+from ..transform.leaks import html_leaks
 from . import passes
 from .common import atomic_output
 from .fontcoverage import covers, fallback_family
 from .fonts import resolve_fonts
 from .latex_assets import convert_image, emoji_image
+from .latex_meta import (
+    BEGIN_INCLUDES,
+    END_INCLUDES,
+    ClassSettings,
+    class_options,
+    first_error,
+    include_items,
+    log_tail,
+    preamble_includes,
+    template_packages,
+)
 from .layout import page_layout
 from .templates import BUILTIN
 
@@ -177,6 +191,45 @@ def fallback_fonts(blocks: Blocks, main: str, used: dict[str, str]) -> Blocks:
     return walk(blocks, action)
 
 
+CJK_CHAR = re.compile(
+    "[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0002ffff]"
+)
+
+
+def cjk_spaces(blocks: Blocks) -> Blocks:
+    """Chinese/Japanese: no typed space between CJK and Latin words (``GPU 的``).
+
+    xeCJK puts its own quarter em between them (CJKecglue); a typed space
+    would stay a full, stretchable word space that justification widens.
+    """
+
+    def side(node: dict[str, Any], last: bool) -> bool | None:
+        if node.get("t") != "Str" or not node.get("c"):
+            return None
+        return bool(CJK_CHAR.match(node["c"][-1 if last else 0]))
+
+    def between_scripts(value: list[Any], i: int) -> bool:
+        """``value[i]`` is a space with CJK text on one side and Latin on the other."""
+        if not (isinstance(value[i], dict) and value[i].get("t") in ("Space", "SoftBreak")):
+            return False
+        if not 0 < i < len(value) - 1:
+            return False
+        before, after = side(value[i - 1], True), side(value[i + 1], False)
+        return before is not None and after is not None and before != after
+
+    def fix(value: Any) -> None:
+        if isinstance(value, dict):
+            fix(value.get("c"))
+        elif isinstance(value, list):
+            if any(isinstance(v, dict) and v.get("t") in ("Space", "SoftBreak") for v in value):
+                value[:] = [v for i, v in enumerate(value) if not between_scripts(value, i)]
+            for item in value:
+                fix(item)
+
+    fix(blocks)
+    return blocks
+
+
 def display_width(text: str) -> int:
     """Rough width in Latin-letter units (Hangul and other wide characters count 2)."""
     return sum(2 if ord(c) > 0x2E80 else 1 for c in text)
@@ -238,6 +291,8 @@ def prepare(
     blocks = spans(blocks, cache, problems, doc)
     blocks = images(blocks, book.root, cache)
     blocks = table_widths(blocks)
+    if book.config.language in XECJK_LANGUAGES:
+        blocks = cjk_spaces(blocks)
     blocks = fallback_fonts(blocks, main_font, fallbacks)
     return [raw_block("latex", f"{CHAPTER_MARK}{doc.chapter.id}"), *blocks]
 
@@ -276,16 +331,20 @@ def hex_color(value: Any, default: str) -> str:
     return named.get(text.lower(), default)
 
 
-def template_variables(book: Book, fallbacks: dict[str, str]) -> dict[str, Any]:
+def template_variables(
+    book: Book, fallbacks: dict[str, str], settings: ClassSettings | None = None
+) -> dict[str, Any]:
     config = book.config
     fonts = resolve_fonts(config)
-    layout = page_layout(config)
-    hangul_serif = next((f for f in fonts.serif if f != config.get("mainfont")), fonts.serif[0])
-    hangul_sans = next((f for f in fonts.sans if f != config.get("sansfont")), fonts.sans[0])
-    hangul_mono = next((f for f in fonts.mono if f != config.get("monofont")), fonts.mono[0])
+    settings = settings or class_settings(config)
+    layout = page_layout(class_config(config, settings))
+    hangul_serif = next(
+        (f for f in fonts.serif if f != fonts.named.get("mainfont")), fonts.serif[0]
+    )
+    hangul_sans = next((f for f in fonts.sans if f != fonts.named.get("sansfont")), fonts.sans[0])
+    hangul_mono = next((f for f in fonts.mono if f != fonts.named.get("monofont")), fonts.mono[0])
     size = layout.font_size
     original = config.original
-    classoption = config.get("classoption") or []
     math_font = config.get("mathfont")
     math_path = "" if math_font else stix_math_font()
     return {
@@ -300,22 +359,24 @@ def template_variables(book: Book, fallbacks: dict[str, str]) -> dict[str, Any]:
         "inner": layout.inner,
         "outer": layout.outer,
         "linestretch": f"{layout.line_height / 1.2:.3f}",
-        "mainfont": fontspec_font(str(config.get("mainfont") or hangul_serif)),
-        "sansfont": fontspec_font(str(config.get("sansfont") or hangul_sans)),
-        "monofont": fontspec_font(str(config.get("monofont") or hangul_mono)),
-        "CJKmainfont": fontspec_font(str(config.get("CJKmainfont") or hangul_serif)),
-        "CJKsansfont": fontspec_font(str(config.get("CJKsansfont") or hangul_sans)),
-        "CJKmonofont": fontspec_font(str(config.get("CJKmonofont") or hangul_mono)),
+        "mainfont": fontspec_font(str(fonts.named.get("mainfont") or hangul_serif)),
+        "sansfont": fontspec_font(str(fonts.named.get("sansfont") or hangul_sans)),
+        "monofont": fontspec_font(str(fonts.named.get("monofont") or hangul_mono)),
+        "CJKmainfont": fontspec_font(str(fonts.named.get("CJKmainfont") or hangul_serif)),
+        "CJKsansfont": fontspec_font(str(fonts.named.get("CJKsansfont") or hangul_sans)),
+        "CJKmonofont": fontspec_font(str(fonts.named.get("CJKmonofont") or hangul_mono)),
         "fallbackfonts": [{"family": Raw(f), "command": Raw(c)} for f, c in fallbacks.items()],
         "keepall": config.line_breaking == "word",
         "numbersections": config.numbersections,
         "tocdepth": str(config.toc_depth - 1),
-        "chapterword": config.captions["chapter"],
         "accent": "1F4E8C",
         "linkcolor": hex_color(config.get("linkcolor"), "1F4E8C"),
         "urlcolor": hex_color(config.get("urlcolor"), "1F4E8C"),
         "colorlinks": bool(config.get("colorlinks", True)),
-        "classoption": classoption if isinstance(classoption, list) else [classoption],
+        "sides": settings.sides,
+        "open": settings.open,
+        "xecjk": config.language in XECJK_LANGUAGES,
+        **word_variables(config),
         "authors": ", ".join(config.authors),
         "translators": ", ".join(config.translators),
         "plaintitle": config.title,
@@ -326,29 +387,106 @@ def template_variables(book: Book, fallbacks: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def fontspec_font(family: str) -> dict[str, str]:
-    """How fontspec should load ``family``: by name, or by file and index for a face
-    inside a collection (XeTeX takes the first face of a .ttc, the Japanese one
-    for Noto CJK, when asked by name)."""
-    if shutil.which("fc-match") is None:
-        return {"name": Raw(family), "options": Raw("")}
+# Books set with xeCJK; Korean and English (and other languages) keep ko.TeX.
+XECJK_LANGUAGES = ("zh-Hans", "zh-Hant", "ja")
+
+
+def meta_location(book: Book, key: str) -> Location:
+    """Where ``key`` is written: metadata.yaml, or a one-file book's front matter."""
+    files = [book.config.path] if book.config.path else []
+    files += [c.path for c in book.chapters if c.path not in files]
+    for path in files:
+        if path is None or not path.is_file():
+            continue
+        line = key_line(path.read_text(encoding="utf-8", errors="replace"), key)
+        if line:
+            return Location(path, line)
+    return Location(book.config.path)
+
+
+def class_settings(config: Config, book: Book | None = None) -> ClassSettings:
+    """``documentclass`` and ``classoption`` as scrbook settings, with warnings."""
+    return class_options(
+        config.get("documentclass"),
+        config.get("classoption"),
+        language=config.language,
+        location=meta_location(book, "documentclass") if book else Location(config.path),
+        option_location=meta_location(book, "classoption") if book else Location(config.path),
+    )
+
+
+def class_config(config: Config, settings: ClassSettings) -> Config:
+    """``config`` with classoption's paper and type size where metadata does not set them."""
+    extra = {}
+    if settings.paper and not config.get("papersize"):
+        extra["papersize"] = settings.paper
+    if settings.fontsize and not config.get("fontsize"):
+        extra["fontsize"] = settings.fontsize
+    return replace(config, raw={**config.raw, **extra}) if extra else config
+
+
+def word_variables(config: Config) -> dict[str, Any]:
+    """The words the template prints, in the book's language (config.words)."""
+    words = config.words
+    colon = "：" if config.language in XECJK_LANGUAGES else ": "
+    prefix, suffix = words.affix("chapter")
+    return {
+        "chapterprefix": prefix,
+        "chapterword": suffix,
+        "contents": words.word("contents"),
+        "byline": words.names("by", config.authors) if config.authors else "",
+        "translatedby": words.names("translated-by", config.translators)
+        if config.translators
+        else "",
+        "originalword": words.word("original") + colon,
+        "licenceword": words.word("licence") + colon,
+    }
+
+
+def fc_face(pattern: str) -> tuple[Path, str, str, str] | None:
+    """fontconfig's best match for ``pattern``: file, face index, family, style."""
     out = subprocess.run(
-        ["fc-match", "--format=%{file}|%{index}|%{family}", family],
+        ["fc-match", "--format=%{file}|%{index}|%{family}|%{style}", pattern],
         capture_output=True,
         text=True,
         check=False,
     ).stdout
     parts = out.split("|")
-    in_collection = len(parts) == 3 and parts[0].lower().endswith((".ttc", ".otc"))
+    if len(parts) != 4 or not parts[0]:
+        return None
+    return Path(parts[0]), parts[1], parts[2], parts[3]
+
+
+def fontspec_font(family: str) -> dict[str, str]:
+    """How fontspec should load ``family``: by name, or by file and index for a face
+    inside a collection (XeTeX takes the first face of a .ttc, the Japanese one
+    for Noto CJK, when asked by name).  The bold face is looked up the same way,
+    so Noto CJK KR, SC, TC (and JP, the first face) all get their own bold."""
+    by_name: dict[str, str] = {"name": Raw(family), "options": Raw("")}
+    if shutil.which("fc-match") is None:
+        return by_name
+    face = fc_face(family)
     squashed = family.lower().replace(" ", "")
-    if in_collection and parts[1] != "0" and squashed in parts[2].lower().replace(" ", ""):
-        path = Path(parts[0])
-        bold = path.with_name(path.name.replace("-Regular", "-Bold"))
-        options = f"Path={path.parent}/,FontIndex={parts[1]}"
-        if bold != path and bold.exists():
-            options += f",BoldFont={bold.name},BoldFeatures={{FontIndex={parts[1]}}}"
-        return {"name": Raw(path.name), "options": Raw(options)}
-    return {"name": Raw(family), "options": Raw("")}
+    if face is None or squashed not in face[2].lower().replace(" ", ""):
+        return by_name
+    path, index, _family, _style = face
+    if not path.name.lower().endswith((".ttc", ".otc")) or index == "0":
+        return by_name
+    options = f"Path={path.parent}/,FontIndex={index}"
+    bold = fc_face(f"{family}:style=Bold")
+    if (
+        bold is not None
+        and "bold" in bold[3].lower()
+        and squashed in bold[2].lower().replace(" ", "")
+        and bold[0].parent == path.parent
+        and bold[0] != path
+    ):
+        options += f",BoldFont={bold[0].name},BoldFeatures={{FontIndex={bold[1]}}}"
+    else:
+        guess = path.with_name(path.name.replace("-Regular", "-Bold"))
+        if guess != path and guess.exists():
+            options += f",BoldFont={guess.name},BoldFeatures={{FontIndex={index}}}"
+    return {"name": Raw(path.name), "options": Raw(options)}
 
 
 def stix_math_font() -> str:
@@ -375,27 +513,27 @@ def render_latex(book: Book, docs: list[Doc], cache: Cache) -> tuple[str, list[D
     problems: list[Diagnostic] = []
     fallbacks: dict[str, str] = {}
     fonts = resolve_fonts(book.config)
-    main_font = str(book.config.get("mainfont") or fonts.serif[0])
+    main_font = str(fonts.named.get("mainfont") or fonts.serif[0])
     blocks: Blocks = []
     for doc in docs:
         blocks += prepare(doc, book, cache, problems, fallbacks, main_font)
     config = book.config
+    settings = class_settings(config, book)
+    problems += settings.diagnostics
     meta: dict[str, Any] = {
         "title": meta_value(config.title),
-        "kobook": meta_value(template_variables(book, fallbacks)),
+        "kobook": meta_value(template_variables(book, fallbacks, settings)),
         "toc": meta_value(config.toc),
+        # A marker: the real header-includes go in once the preamble is known.
+        "header-includes": {
+            "t": "MetaList",
+            "c": [{"t": "MetaBlocks", "c": [raw_block("latex", INCLUDES_MARK)]}],
+        },
     }
     if config.get("subtitle"):
         meta["subtitle"] = meta_value(config.get("subtitle"))
-    if config.get("date"):
-        meta["date"] = meta_value(str(config.get("date")))
-    includes = config.get("header-includes")
-    if includes:
-        items = includes if isinstance(includes, list) else [includes]
-        meta["header-includes"] = {
-            "t": "MetaList",
-            "c": [{"t": "MetaBlocks", "c": [raw_block("latex", str(i))]} for i in items],
-        }
+    if config.date_text:
+        meta["date"] = meta_value(config.date_text)
     document = {"pandoc-api-version": api_version(), "meta": meta, "blocks": blocks}
     latex = run_pandoc(
         [
@@ -422,7 +560,47 @@ def render_latex(book: Book, docs: list[Doc], cache: Cache) -> tuple[str, list[D
         ),
         latex,
     )
-    return latex, problems
+    latex, found = insert_includes(latex, book)
+    return latex, problems + found
+
+
+INCLUDES_MARK = "%% kobook-header-includes"
+
+
+def insert_includes(latex: str, book: Book) -> tuple[str, list[Diagnostic]]:
+    """Put ``header-includes`` where the template has ``$header-includes$``.
+
+    Packages the preamble above them loads already are left out (TEX004, see
+    :func:`latex_meta.preamble_includes`); their options are passed to them
+    before ``\\documentclass``.
+    """
+    config = book.config
+    lines = latex.split("\n")
+    where = meta_location(book, "header-includes")
+    if INCLUDES_MARK not in lines:
+        if not config.get("header-includes"):
+            return latex, []
+        return latex, [
+            Diagnostic(
+                "TEX004",
+                "header-includes were not used: the LaTeX template has no $header-includes$",
+                where,
+                "add $for(header-includes)$ $header-includes$ $endfor$ to "
+                "templates/latex/book.latex",
+                "warning",
+            )
+        ]
+    index = lines.index(INCLUDES_MARK)
+    cjk = "xecjk" if config.language in XECJK_LANGUAGES else "kotex"
+    loaded = template_packages("\n".join(lines[:index]))
+    result = preamble_includes(config.get("header-includes"), loaded, cjk=cjk, location=where)
+    lines[index : index + 1] = (
+        [BEGIN_INCLUDES, result.latex, END_INCLUDES] if result.latex.strip() else []
+    )
+    if result.early:
+        start = next((i for i, t in enumerate(lines) if t.startswith("\\documentclass")), 0)
+        lines[start:start] = [result.early]
+    return "\n".join(lines), result.diagnostics
 
 
 MISSING = re.compile(r"Missing character: There is no (.) \(U\+([0-9A-F]+)\) in font ([^!]+)!")
@@ -464,32 +642,109 @@ def chapter_at(latex: str, line: int) -> str:
     return chapter
 
 
-def latex_error(log: str, latex: str, book: Book) -> KobookError:
-    """The first LaTeX error, with the chapter (and source line when it can be found)."""
-    match = re.search(r"^(?:\S+\.tex):(\d+): (.+)$", log, re.M) or re.search(r"^! (.+)$", log, re.M)
-    message = match.group(match.lastindex or 1) if match else "XeLaTeX failed"
-    line = int(match.group(1)) if match and match.lastindex == 2 else 0
-    context = ""
-    if line:
-        context = latex.splitlines()[line - 1] if line <= len(latex.splitlines()) else ""
-    chapter_id = chapter_at(latex, line) if line else ""
+def latex_error(log: str, latex: str, book: Book, log_path: Path | None = None) -> KobookError:
+    """The first LaTeX error: its message, the ``l.NNN`` line, and where it came from.
+
+    Errors in ``header-includes`` point at the metadata, errors in a chapter at
+    the chapter's file and (when the failing text can be found) its line.  A
+    failure with no error line still quotes the end of the log.
+    """
+    hint = f"the full log is {log_path}" if log_path else "the full log is in .kobook-cache/latex/"
+    hint += "; try --engine weasyprint to compare"
+    error = first_error(log)
+    if error is None:
+        tail = log_tail(log) or "(no log was written)"
+        return KobookError(
+            f"XeLaTeX stopped without an error line; the log ends: {tail}", code="TEX001", hint=hint
+        )
+    lines = latex.splitlines()
+    in_book = error.file in ("", "book.tex") or error.file.endswith("/book.tex")
+    line = error.line if in_book and 0 < error.line <= len(lines) else 0
+    context = error.context
+    package = "" if in_book else error.file
+    missing = re.search(r"File `([^']+)' not found", error.message)
+    if missing:  # the context is where TeX gave up (\begin{document}), not the cause
+        package, line, context = missing.group(1), 0, ""
+        stem = Path(package).stem
+        hint = f"{stem} is not installed (tlmgr install {stem}) or is misspelt; " + hint
+    if not context and line:
+        context = f"LaTeX line {line}: {lines[line - 1].strip()}"
+    origin, location = error_origin(lines, line, package, book)
+    message = f"XeLaTeX: {error.message[:240]}"
+    if context:
+        message += f" -- {context[:160]}"
+    if origin:
+        message += f" ({origin})"
+    return KobookError(message, code="TEX001", file=location.file, line=location.line, hint=hint)
+
+
+def includes_location(book: Book, needle: str) -> Location:
+    """The line of ``header-includes`` that holds ``needle`` (else the key's line)."""
+    where = meta_location(book, "header-includes")
+    if where.file is None or not needle:
+        return where
+    source = where.file.read_text(encoding="utf-8", errors="replace")
+    found = source.find(needle, max(0, len("\n".join(source.splitlines()[: where.line - 1]))))
+    if found < 0:
+        return where
+    return Location(where.file, source.count("\n", 0, found) + 1)
+
+
+def error_origin(lines: list[str], line: int, package: str, book: Book) -> tuple[str, Location]:
+    """Where the LaTeX at ``line`` of book.tex (or a ``package`` file being loaded) came from."""
+    config = book.config
+    own = template_path(book) != BUILTIN / "latex" / "book.latex"
+    template = Location(template_path(book)) if own else Location()
+    template_name = "templates/latex/book.latex" if own else "kobook's LaTeX template"
+    if package:
+        name = Path(package).name
+        stem = Path(package).stem
+        loads = re.compile(
+            r"\\(?:usepackage|RequirePackage)\s*(?:\[[^\]]*\])?\s*\{[^}]*\b"
+            + re.escape(stem)
+            + r"\b"
+        )
+        if loads.search("\n".join(include_items(config.get("header-includes")))):
+            where = includes_location(book, stem)
+            return f"loading {name}, from header-includes in {where_name(where)}", where
+        return f"loading {name}, in the preamble of {template_name}", template
+    if not line:
+        return "", Location()
+    begin = next((i for i, t in enumerate(lines, 1) if t.startswith("\\begin{document}")), 0)
+    marks = [i for i, t in enumerate(lines, 1) if t in (BEGIN_INCLUDES, END_INCLUDES)]
+    if len(marks) == 2 and marks[0] < line < marks[1]:
+        where = includes_location(book, lines[line - 1].strip())
+        return f"from header-includes in {where_name(where)}", where
+    if begin and line < begin:
+        return f"in the preamble of {template_name}", template
+    chapter_id = chapter_at("\n".join(lines), line)
     chapter = next((c for c in book.chapters if c.id == chapter_id), None)
-    file, source_line = (chapter.path, chapter.source_line(1)) if chapter else (None, 0)
-    if chapter and context:
-        words = re.findall(r"[\w가-힣]{3,}", context)
-        for word in words:
-            found = chapter.locate(word)
-            if found is not None:
-                source_line = found.line
-                break
-    return KobookError(
-        f"XeLaTeX: {message.strip()}"
-        + (f" (LaTeX line {line}: {context.strip()[:120]})" if context else ""),
-        code="TEX001",
-        file=file,
-        line=source_line,
-        hint="the full log is in .kobook-cache/latex/; try --engine weasyprint to compare",
-    )
+    if chapter is None:
+        where = Location(config.path)
+        return f"on the title page: title, author or date in {where_name(where)}", where
+    return "", chapter_location(chapter, lines[line - 1])
+
+
+def chapter_location(chapter: Chapter, tex_line: str) -> Location:
+    """The chapter's line that ``tex_line`` of book.tex came from, as far as its text tells.
+
+    The longest run of text between LaTeX commands and braces that the chapter
+    contains wins; with none, the chapter's first line.
+    """
+    pieces = re.split(r"\\[A-Za-z@]+\*?|\\.|[{}$%&#^_~\[\]]", tex_line)
+    for piece in sorted({p.strip() for p in pieces if len(p.strip()) >= 2}, key=len, reverse=True):
+        found = chapter.locate(piece)
+        if found is not None:
+            return Location(found.file, found.line)
+    for word in re.findall(r"[A-Za-z]{3,}", tex_line):  # a command name in a raw block
+        found = chapter.locate(word)
+        if found is not None:
+            return Location(found.file, found.line)
+    return Location(chapter.path, chapter.source_line(1))
+
+
+def where_name(location: Location) -> str:
+    return location.file.name if location.file is not None else "metadata.yaml"
 
 
 def missing_characters(log: str, book: Book, latex: str) -> list[Diagnostic]:
@@ -525,6 +780,7 @@ def write_pdf(
             "or use --engine weasyprint",
         )
     latex, problems = render_latex(book, docs, cache)
+    problems += html_leaks(docs, "xelatex")  # LEAK002: raw HTML it cannot draw
     base = cache.root or Path(".kobook-cache")
     key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:12]
     workdir = base / "latex" / key
@@ -538,7 +794,7 @@ def write_pdf(
     log = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else ""
     pdf = workdir / "book.pdf"
     if proc.returncode != 0 or not pdf.exists():
-        raise latex_error(log or proc.stdout, latex, book)
+        raise latex_error(log or proc.stdout, latex, book, log_path)
     missing = missing_characters(log, book, latex)
     if missing and not keep_going:
         raise KobookError.summarising(
