@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import yaml
+
+from tests.imageserver import ImageServer, image_server
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("KOBOOK_SHARED", REPO.parent / "shared"))
@@ -58,3 +60,12 @@ def make_book(tmp_path: Path) -> BookMaker:
         return root
 
     return make
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ImageServer]:
+    """A counting image server on 127.0.0.1 (proxies bypassed) for one test."""
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    with image_server() as running:
+        yield running

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .cache import Cache
 from .errors import Diagnostic, KobookError
-from .load import load_book, select_chapter
+from .load import Book, load_book, select_chapter
 from .normalize import normalize_book
 from .parse import parse_book
 from .progress import Progress, Silent
@@ -33,6 +33,8 @@ class BuildResult:
     # What ``kobook check`` would still report after the build-time fixes.
     check_findings: list[Diagnostic] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    # What the build chose on the reader's behalf (which files are chapters, and why).
+    notes: list[str] = field(default_factory=list)
 
 
 def build(
@@ -46,15 +48,19 @@ def build(
     strict: bool = False,
     cache_dir: str | Path | None = None,
     progress: Progress | None = None,
+    offline: bool = False,
 ) -> BuildResult:
     """Build ``project`` into ``out`` (default ``PROJECT/dist``).
 
     ``formats``: any of ``pdf``, ``html`` (``all`` means both).  ``chapter``
     builds one chapter (numbered as in the whole book).  ``keep_going`` turns
     recoverable errors (a missing image) into warnings with a visible
-    placeholder.  ``strict`` fails the build when typography findings remain
-    after the build-time fixes.  Raises :class:`KobookError` for mistakes in
-    the book.
+    placeholder.  ``offline`` downloads no remote image (each one is IMG002;
+    by default they are downloaded once into the cache).  ``strict`` fails
+    the build when typography findings remain after the build-time fixes, or
+    when syntax of another dialect (LEAK001) or raw HTML the PDF engine cannot
+    draw (LEAK002) is left (LEAK003, raised before any output is written).
+    Raises :class:`KobookError` for mistakes in the book.
     """
     progress = progress or Silent()
     root = Path(project).resolve()
@@ -70,6 +76,7 @@ def build(
 
     progress.step("loading the book")
     book = load_book(root)
+    result.notes.append(f"chapters: {book.discovery}: " + ", ".join(chapter_names(book)))
     engine = engine or book.config.engine
     if engine not in ("weasyprint", "xelatex"):
         raise KobookError(
@@ -96,7 +103,7 @@ def build(
     docs = parse_book(book, cache)
     lap("parse")
     progress.step("numbering figures, tables, equations and references")
-    docs, ctx = transform_book(book, docs, keep_going=keep_going, cache=cache)
+    docs, ctx = transform_book(book, docs, keep_going=keep_going, cache=cache, offline=offline)
     result.diagnostics += ctx.diagnostics
     lap("transform")
     selected = docs
@@ -107,6 +114,12 @@ def build(
     name = str(pdf_settings.get("filename", "book")).removesuffix(".pdf")
     if chapter is not None:
         name = f"{name}-{selected[0].chapter.id}"
+    if strict:
+        # LEAK001 (transforms) and LEAK002 (the PDF engine's raw HTML) fail before anything
+        # is written, so --strict never leaves an output with leaked syntax in place.
+        from .transform.leaks import fail_on_leaks, html_leaks
+
+        fail_on_leaks(ctx.diagnostics + (html_leaks(selected, engine) if "pdf" in wanted else []))
     if "html" in wanted:
         from .write.html import write_html
 
@@ -114,6 +127,7 @@ def build(
         result.outputs["html"] = write_html(book, selected, out_dir / "html", all_docs=docs)
         lap("html")
     if "pdf" in wanted:
+        result.diagnostics += font_problems(book, strict)
         target = out_dir / f"{name}.pdf"
         if engine == "xelatex":
             from .write import pdf_xelatex
@@ -131,8 +145,41 @@ def build(
             )
         result.outputs["pdf"] = target
         lap("pdf")
+    from .write.latex_meta import ignored_latex  # raw LaTeX only XeLaTeX uses: note it once
+
+    ignoring = ["HTML"] if "html" in wanted else []
+    ignoring += ["WeasyPrint PDF"] if "pdf" in wanted and engine != "xelatex" else []
+    result.diagnostics += ignored_latex(book.config.get("header-includes"), selected, ignoring)
     progress.step("done")
     return result
+
+
+def font_problems(book: Book, strict: bool) -> list[Diagnostic]:
+    """FONT002 for fonts metadata names that are not installed (an error with --strict)."""
+    from .write.fonts import resolve_fonts
+
+    problems = list(resolve_fonts(book.config).problems)
+    if strict and problems:
+        raise KobookError.summarising(
+            f"{len(problems)} font(s) named in metadata are not installed (--strict)",
+            "FONT002",
+            problems,
+            "install them or name installed fonts (kobook doctor lists them)",
+        )
+    return problems
+
+
+def chapter_names(book: Book) -> list[str]:
+    """The chapter files relative to the project, each once, in reading order."""
+    names: list[str] = []
+    for chapter in book.chapters:
+        try:
+            name = chapter.path.relative_to(book.root).as_posix()
+        except ValueError:
+            name = str(chapter.path)
+        if name not in names:
+            names.append(name)
+    return names
 
 
 def expand_formats(formats: list[str] | tuple[str, ...]) -> list[str]:

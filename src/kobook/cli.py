@@ -42,7 +42,16 @@ def main() -> None:
     help="Output folder (default: PROJECT/dist).",
 )
 @click.option("--keep-going", is_flag=True, help="Turn recoverable errors into warnings.")
-@click.option("--strict", is_flag=True, help="Fail when typography findings remain.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Fail when typography findings or leaked syntax (LEAK001/LEAK002) remain.",
+)
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="Download no remote (http/https) image: each one is an error (IMG002).",
+)
 @click.option(
     "--cache-dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -58,6 +67,7 @@ def build(
     out: Path | None,
     keep_going: bool,
     strict: bool,
+    offline: bool,
     cache_dir: Path | None,
     quiet: bool,
 ) -> None:
@@ -76,7 +86,10 @@ def build(
             strict=strict,
             cache_dir=cache_dir,
             progress=progress,
+            offline=offline,
         )
+    for note in result.notes:
+        click.echo(note, err=True)
     print_diagnostics(result.diagnostics)
     if result.check_findings:
         counts: dict[str, int] = {}
@@ -175,11 +188,13 @@ def glossary_extract(
 
 
 @main.command()
-def doctor() -> None:
+@project_option
+def doctor(project: Path) -> None:
     """Show what is installed (pandoc, Korean and emoji fonts, TeX) and what is missing."""
     from .doctor import report
+    from .load import load_config
 
-    ok, text = report()
+    ok, text = report(load_config(project / "metadata.yaml").language)
     click.echo(text)
     sys.exit(0 if ok else 1)
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-from .write.fonts import EMOJI, emoji_families, hangul_families
+from .write.fonts import (
+    EMOJI,
+    SCRIPT_NAME,
+    emoji_families,
+    hangul_families,
+    script_families,
+    stacks_for,
+)
 
 
 def tex_report() -> list[tuple[bool, str]]:
@@ -27,8 +34,12 @@ def tex_report() -> list[tuple[bool, str]]:
     return lines
 
 
-def report() -> tuple[bool, str]:
-    """Return (everything needed for the default build is there, the report text)."""
+def report(language: str = "ko") -> tuple[bool, str]:
+    """Return (everything needed for the default build is there, the report text).
+
+    ``language`` (kobook.lang.language_of of the book's ``lang``) adds the fonts
+    a Chinese or Japanese book needs.
+    """
     from .parse.pandoc import pandoc_path, pandoc_version
 
     out: list[str] = []
@@ -52,6 +63,18 @@ def report() -> tuple[bool, str]:
     else:
         ok = False
         out.append("✗ no font covers Hangul: sudo apt-get install fonts-noto-cjk fonts-nanum")
+    if language not in ("ko", "en"):
+        script = SCRIPT_NAME[language]
+        own = sorted(script_families(language))
+        defaults = [n for n in stacks_for(language)[0] if n in own]
+        if own:
+            out.append(
+                f"✓ fonts covering {script} for this book ({len(own)}): "
+                + ", ".join((defaults + [n for n in own if n not in defaults])[:12])
+            )
+        else:
+            ok = False
+            out.append(f"✗ no font covers {script}: sudo apt-get install fonts-noto-cjk")
     emoji = emoji_families()
     if emoji:
         out.append(f"✓ emoji font: {emoji[0]}")

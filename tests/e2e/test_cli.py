@@ -139,11 +139,19 @@ def test_fonts_paper_and_line_breaking_from_metadata(small: Path) -> None:
     assert "word-break: normal" in html and "font-size: 11pt" in html and "30mm" in html
 
 
-def test_font_that_is_not_installed_is_an_error(small: Path) -> None:
+def test_font_that_is_not_installed_is_a_warning_and_an_error_when_strict(small: Path) -> None:
     (small / "metadata.yaml").write_text("CJKmainfont: No Such Font KR\n", encoding="utf-8")
     result = kobook("build", "pdf", "--project", str(small))
-    assert result.returncode == 1
-    assert "FONT001" in result.stderr and "No Such Font KR" in result.stderr
+    assert result.returncode == 0, result.stderr
+    assert "FONT002" in result.stderr and "No Such Font KR" in result.stderr
+    assert "metadata.yaml:1" in result.stderr and "Noto Serif CJK KR" in result.stderr
+    fonts = subprocess.run(
+        ["pdffonts", str(small / "dist" / "book.pdf")], capture_output=True, text=True
+    ).stdout
+    assert "NotoSerifCJKKR" in fonts.replace("-", "")
+    strict = kobook("build", "pdf", "--strict", "--project", str(small))
+    assert strict.returncode == 1
+    assert "FONT002" in strict.stderr and "Traceback" not in strict.stderr
 
 
 def test_hangul_in_emphasis_is_upright(small: Path) -> None:

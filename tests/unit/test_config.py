@@ -57,12 +57,14 @@ def test_valid_metadata_loads_with_typed_accessors(tmp_path: Path) -> None:
     assert config.toc is False
     assert config.toc_depth == 3
     assert config.get("chapters") == ["book/01.md", "book/02.md"]
-    assert config.original == {"title": "The Ultra-Scale Playbook", "url": "https://example.com"}
+    assert config.original["title"] == "The Ultra-Scale Playbook"
+    assert config.original["url"] == "https://example.com"
+    assert config.original["authors"] == ""  # missing keys read as empty, never an error
     assert config.engine == "xelatex"
     assert config.get("chapter-level") == 2
     assert config.bibliography == ["refs.bib"]
-    assert config.captions["figure"] == "Figure"
-    assert config.captions["table"] == "표"  # defaults stay for the others
+    assert config.words.label("figure", 3) == "Figure 3"
+    assert config.words.label("table", 1) == "표 1"  # defaults stay for the others
 
 
 def test_missing_file_gives_defaults(tmp_path: Path) -> None:
@@ -74,7 +76,7 @@ def test_missing_file_gives_defaults(tmp_path: Path) -> None:
     assert config.toc is True
     assert config.numbersections is True
     assert config.preface_title == "들어가며"
-    assert config.captions["figure"] == "그림"
+    assert config.words.caption("figure", "3.2") == "그림 3.2."
 
 
 def test_empty_file_is_an_empty_mapping(tmp_path: Path) -> None:

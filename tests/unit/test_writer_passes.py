@@ -327,20 +327,36 @@ def test_resolve_fonts_metadata_font_first() -> None:
 
 
 @pytest.mark.usefixtures("installed")
-def test_resolve_fonts_missing_font_is_font001() -> None:
-    with pytest.raises(KobookError) as info:
-        fonts.resolve_fonts(Config(raw={"CJKmainfont": "없는 글꼴"}))
-    assert info.value.code == "FONT001"
-    assert "없는 글꼴" in str(info.value)
+def test_resolve_fonts_missing_font_is_a_font002_warning_and_falls_back() -> None:
+    fontset = fonts.resolve_fonts(Config(raw={"CJKmainfont": "없는 글꼴"}))
+    assert fontset.serif == ["Noto Serif CJK KR"]
+    assert "CJKmainfont" not in fontset.named
+    [problem] = fontset.problems
+    assert problem.code == "FONT002" and problem.severity == "warning"
+    assert "없는 글꼴" in problem.message and "Noto Serif CJK KR" in problem.message
 
 
-def test_resolve_fonts_without_hangul_is_font002(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_resolve_fonts_follow_the_book_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    chinese = frozenset({"Noto Serif CJK SC", "Noto Sans CJK SC", "Noto Sans Mono CJK SC"})
+    korean = frozenset({"Noto Serif CJK KR", "Noto Sans CJK KR"})
+    every = chinese | korean
+    pools = {":lang=zh-cn": chinese, ":lang=ko": korean}
+    monkeypatch.setattr(fonts, "fc_list", lambda pattern=":": pools.get(pattern, every))
+    fontset = fonts.resolve_fonts(Config(raw={"lang": "zh-CN", "mainfont": "PingFang SC"}))
+    assert fontset.serif[0] == "Noto Serif CJK SC"
+    assert fontset.sans[0] == "Noto Sans CJK SC" and fontset.mono[0] == "Noto Sans Mono CJK SC"
+    [problem] = fontset.problems
+    assert "PingFang SC" in problem.message and "Noto Serif CJK SC" in problem.message
+    assert "Noto Serif CJK SC" in problem.hint  # the hint lists fonts for the language
+
+
+def test_resolve_fonts_without_hangul_is_font001(monkeypatch: pytest.MonkeyPatch) -> None:
     latin = frozenset({"DejaVu Sans"})
     monkeypatch.setattr(
         fonts, "fc_list", lambda pattern=":": frozenset() if "ko" in pattern else latin
     )
     with pytest.raises(KobookError) as info:
         fonts.resolve_fonts(Config(raw={}))
-    assert info.value.code == "FONT002"
+    assert info.value.code == "FONT001"
     assert "fonts-noto-cjk" in info.value.diagnostic.hint
-    assert fonts.resolve_fonts(Config(raw={}), require_hangul=False).serif == []
+    assert fonts.resolve_fonts(Config(raw={}), require_script=False).serif == []

@@ -7,12 +7,15 @@ build's normalize stage uses the same fixes on the text it reads.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 from ..errors import KobookError
+from ..lang import language_of
 from ..load import Config, load_config
 from ..load.book import chapter_files
+from ..load.frontmatter import split_front_matter
 from .glossary import load_glossary
 from .model import SEVERITIES, Finding, Rule, Settings
 from .rules import BY_ID, RULES
@@ -45,7 +48,9 @@ def settings_from(config: Config, root: Path) -> Settings:
                 file=config.path,
                 hint="check takes: " + ", ".join(sorted(CHECK_KEYS)),
             )
-    settings = Settings(project=root, number_by_chapter=config.number_by_chapter)
+    settings = Settings(
+        project=root, number_by_chapter=config.number_by_chapter, language=config.language
+    )
     if raw.get("select"):
         settings.select = {str(r) for r in raw["select"]}
     settings.ignore = {str(r) for r in raw.get("ignore") or []}
@@ -134,14 +139,18 @@ def check_files(
     for path in source_files(root, paths, config):
         text = read_source(path)
         report = FileReport(path=path, doc_text=text)
+        file_settings = settings
+        own_lang = split_front_matter(text, path).meta.get("lang")
+        if own_lang:
+            file_settings = dataclasses.replace(settings, language=language_of(str(own_lang)))
         if fix:
-            fixed, remaining = fix_text(text, path, settings)
+            fixed, remaining = fix_text(text, path, file_settings)
             report.fixed_text = fixed
             report.findings = remaining
             if write and fixed != text:
                 write_atomic(path, fixed)
         else:
-            report.findings = check_text(text, path, settings)
+            report.findings = check_text(text, path, file_settings)
         reports.append(report)
     return reports
 

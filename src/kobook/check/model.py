@@ -40,6 +40,8 @@ class Settings:
     particle_words: dict[str, str] = field(default_factory=dict)
     project: Path | None = None
     number_by_chapter: bool = True
+    # The language of the text being checked (kobook.lang.language_of: ko, en, zh-Hans, ...).
+    language: str = "ko"
 
     def enabled(self, rule: str) -> bool:
         if rule in self.ignore or any(rule.startswith(i) for i in self.ignore if len(i) < 5):
@@ -62,6 +64,9 @@ class Rule:
     fix: str  # "fix", "report", or a short note on what is fixed ("fix for acronyms")
     check: Check
     in_build: bool = True  # may the build's normalize stage apply its fixes
+    # A Korean rule looks at Korean text only: never a Chinese or Japanese book,
+    # nor a Chinese paragraph quoted in a Korean one (see kobook.lang.script).
+    korean: bool = False
 
     @property
     def fixable(self) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Diagnostic, Location
+from ..lang import is_korean
 from ..source import parse_source
 from .model import Finding, Settings
 from .rules import RULES
@@ -22,11 +23,21 @@ def check_text(
     """Findings for one source text, in position order, suppressions applied."""
     doc = parse_source(text, path)
     found: list[Finding] = []
+    korean: dict[str, bool] = {}  # paragraph prose → is it Korean
+
+    def in_korean(offset: int) -> bool:
+        prose = doc.paragraph_prose(offset)
+        if prose not in korean:
+            korean[prose] = is_korean(prose, settings.language)
+        return korean[prose]
+
     for rule in RULES:
         if not settings.enabled(rule.id) or (build_only and not rule.in_build):
             continue
         for finding in rule.check(doc, settings):
             if doc.suppressed(rule.id, finding.start):
+                continue
+            if rule.korean and not in_korean(finding.start):
                 continue
             severity = finding.severity if finding.severity != "warning" else rule.severity
             if finding.severity == "error":

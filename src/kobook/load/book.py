@@ -1,10 +1,14 @@
 """The ``load`` stage: a project folder becomes a :class:`Book` of ordered chapters.
 
-Chapters come from ``chapters:`` in ``metadata.yaml``, else ``book/*.md`` in name
-order, else the Markdown files at the top of the project (the "one big file"
-layout of most translation repositories).  A file is split into chapters at
-headings of ``chapter-level`` (1 for one file per chapter, 2 when the book is one
-file whose chapters are ``##`` under a single ``#`` title).  Nothing is lost: text
+Chapters come from ``chapters:`` in ``metadata.yaml``, else from the first
+of ``book/``, an mdBook ``src/SUMMARY.md``, ``docs/``, ``chapters/`` and the
+Markdown files at the top of the project (see ``discover.py``).  Each file's
+YAML front matter is read first (``frontmatter.py``): in a one-file book it is
+the book's metadata, in a book of many files the chapter's (its ``title``
+names a chapter whose text has no ``#`` title; its ``lang`` is the chapter's).
+A file is split into chapters at headings of ``chapter-level`` (1 for one
+file per chapter, 2 when the book is one file whose chapters are ``##``
+under a single ``#`` title).  Nothing is lost: text
 before the first chapter heading becomes an unnumbered preface, and a later
 heading above chapter level (``# References``) starts unnumbered back matter.
 """
@@ -14,11 +18,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import KobookError, Location
-from .config import Config, load_config, read_text
+from .config import Config, load_config, read_text, validate
+from .discover import discover
+from .frontmatter import split_front_matter
 
-SKIP_TOP_LEVEL = {"readme", "changelog", "license", "licence", "notice", "contributing"}
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*(?:#+[ \t]*)?$")
 ATTRS = re.compile(r"\s*\{([^{}]*)\}\s*$")
@@ -36,6 +42,8 @@ class Chapter:
     number: int | None = None  # None: unnumbered (preface, references, ``{-}``)
     shift: int = 0  # heading levels to remove (chapter-level - 1)
     kind: str = "chapter"  # "chapter" | "preface" | "backmatter"
+    meta: dict[str, Any] = field(default_factory=dict)  # the file's front matter
+    lang: str = ""  # BCP 47: front matter ``lang``, else the book's
 
     def source_line(self, local_line: int) -> int:
         """Line in :attr:`path` of a 1-based line of :attr:`text`."""
@@ -63,6 +71,7 @@ class Book:
     root: Path
     config: Config
     chapters: list[Chapter] = field(default_factory=list)
+    discovery: str = ""  # which files are chapters, and why (printed by the build)
 
     @property
     def title(self) -> str:
@@ -83,27 +92,105 @@ def load_book(root: Path) -> Book:
     if not root.is_dir():
         raise KobookError(f"project folder not found: {root}", code="LOAD001", file=root)
     config = load_config(root / "metadata.yaml")
-    files = chapter_files(root, config)
-    if not files:
+    found_files = discover(root, config)
+    if not found_files.files:
         raise KobookError(
             "no chapters found",
             code="LOAD002",
             file=root,
             hint="put Markdown files in book/ or list them under 'chapters:' in metadata.yaml",
         )
-    sources = [(path, read_text(path)) for path in files]
-    level = chapter_level(config, sources)
+    sources = [read_source(path) for path in found_files.files]
+    one_file_title = None
+    if len(sources) == 1 and sources[0].meta:
+        one_file_title = merge_document_metadata(config, sources[0])
+    level = chapter_level(config, [(s.path, s.body) for s in sources])
     chapters: list[Chapter] = []
     title = ""
-    for path, text in sources:
-        found, file_title = split_chapters(path, text, level, config.preface_title)
-        title = title or file_title
+    for source in sources:
+        meta = source.meta if len(sources) > 1 or one_file_title else {}
+        if meta and titled_by_front_matter(source):
+            found = [front_matter_chapter(source)]
+        else:
+            found, file_title = split_chapters(
+                source.path, source.body, level, config.preface_title
+            )
+            title = title or file_title
+        for chapter in found:
+            chapter.line_offset += source.body_line if chapter.kind != "fm-title" else 0
+            chapter.kind = "chapter" if chapter.kind == "fm-title" else chapter.kind
+            chapter.meta = dict(meta)
+            chapter.lang = str(meta.get("lang") or config.lang)
         chapters.extend(found)
     if not config.title and title:
         config.raw["title"] = title
     number_chapters(chapters)
     assign_ids(chapters, level, len(sources) > 1)
-    return Book(root=root, config=config, chapters=chapters)
+    return Book(root=root, config=config, chapters=chapters, discovery=found_files.reason)
+
+
+@dataclass(frozen=True)
+class Source:
+    """One chapter file: its front matter, and the body after it."""
+
+    path: Path
+    text: str
+    meta: dict[str, Any]
+    body: str
+    body_line: int  # 0-based line of the file where the body starts
+
+
+def read_source(path: Path) -> Source:
+    text = read_text(path)
+    front = split_front_matter(text, path)
+    return Source(path, text, front.meta, front.body, front.body_line)
+
+
+def merge_document_metadata(config: Config, source: Source) -> str | None:
+    """A one-file book's front matter is the book's metadata, as pandoc reads it.
+
+    It is validated like ``metadata.yaml`` and fills in what that file leaves
+    out.  Unlike pandoc (where the document wins over ``--metadata-file``),
+    ``metadata.yaml`` keeps the last word: it is the book's file, and a
+    ``book/`` holding one chapter so far is common.  When both name a title and
+    they differ, the file's is a chapter title: it is returned.
+    """
+    validate(source.meta, source.path, source.text)
+    chapter_title = None
+    own = source.meta.get("title")
+    if own and config.get("title") and str(own).strip() != str(config.get("title")).strip():
+        chapter_title = str(own)
+    for key, value in source.meta.items():
+        config.raw.setdefault(key, value)
+    return chapter_title
+
+
+def titled_by_front_matter(source: Source) -> bool:
+    """True when the front matter names the chapter and the body has no ``#`` title."""
+    if not isinstance(source.meta.get("title"), str) or not source.meta["title"].strip():
+        return False
+    for line in source.body.split("\n"):
+        if line.strip():
+            heading = ATX.match(line)
+            return not (heading and len(heading.group(1)) == 1)
+    return True
+
+
+def front_matter_chapter(source: Source) -> Chapter:
+    """The whole file as one chapter under its front matter ``title``.
+
+    The title becomes a ``#`` line standing where the closing fence was, so
+    every other line keeps its number; later ``#`` headings become sections.
+    """
+    title = " ".join(str(source.meta["title"]).split())
+    return Chapter(
+        id="",
+        path=source.path,
+        text=f"# {title}\n{source.body}",
+        line_offset=source.body_line - 1,
+        title=strip_markup(title),
+        kind="fm-title",
+    )
 
 
 def select_chapter(book: Book, wanted: str) -> Chapter:
@@ -120,31 +207,8 @@ def select_chapter(book: Book, wanted: str) -> Chapter:
 
 
 def chapter_files(root: Path, config: Config) -> list[Path]:
-    """The chapter files in reading order (see the module docstring)."""
-    listed = config.get("chapters")
-    if listed:
-        files = []
-        for name in listed:
-            path = (root / name).resolve()
-            if not path.is_file():
-                raise KobookError(
-                    f"chapter file not found: {name}",
-                    code="LOAD004",
-                    file=config.path,
-                    hint="fix the name under 'chapters:' in metadata.yaml",
-                )
-            files.append(path)
-        return files
-    book_dir = root / "book"
-    if book_dir.is_dir():
-        found = sorted(book_dir.glob("*.md"))
-        if found:
-            return found
-    return sorted(
-        p
-        for p in root.glob("*.md")
-        if p.stem.lower() not in SKIP_TOP_LEVEL and not p.name.startswith(".")
-    )
+    """The chapter files in reading order (see :mod:`kobook.load.discover`)."""
+    return discover(root, config).files
 
 
 def heading_levels(text: str) -> list[tuple[int, int, str]]:
@@ -268,8 +332,12 @@ def split_chapters(
 
 
 def first_words(lines: list[str]) -> str:
+    """A title for untitled text: its first heading's text (any level), else its first words."""
     for line in lines:
         if line.strip():
+            heading = ATX.match(line)
+            if heading:
+                return strip_markup(clean_title(heading.group(2))[0])
             return line.strip()[:40]
     return ""
 

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..errors import KobookError
+from ..lang import Words, format_date, language_of
+from .frontmatter import unfence
+from .yamlread import parse_yaml
 
 # key -> (accepted python types, description).  "str|list" keys are normalised to lists.
 PANDOC_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
@@ -75,10 +76,13 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "particles": ((dict,), "extra readings for particle agreement"),
     "html": ((dict,), "HTML site settings"),
     "pdf": ((dict,), "PDF settings"),
+    "remote-images": ((bool, str), "download http(s) images: on (default) or off"),
 }
 
 ORIGINAL_KEYS = {"title", "authors", "author", "url", "licence", "license", "year", "publisher"}
-CAPTION_KEYS = {"figure", "table", "equation", "listing", "chapter", "section"}
+CAPTION_KEYS = {"figure", "table", "equation", "listing", "chapter", "section", "part", "appendix"}
+CAPTION_KEYS |= {"contents", "preface", "references", "by", "translated-by", "original"}
+CAPTION_KEYS |= {"licence", "missing-image"}
 ENGINES = ("weasyprint", "xelatex")
 
 
@@ -121,6 +125,11 @@ class Config:
             authors = ", ".join(map(str, authors))
         if authors:
             value["authors"] = str(authors)
+        if not value:
+            return {}
+        # Templates may ask for any of these: a missing one is empty, never an error.
+        for key in ("title", "authors", "url", "licence", "year", "publisher"):
+            value[key] = "" if value.get(key) is None else value[key]
         return value
 
     @property
@@ -148,21 +157,24 @@ class Config:
         return bool(self.raw.get("number-by-chapter", True))
 
     @property
-    def captions(self) -> dict[str, str]:
-        words = {
-            "figure": "그림",
-            "table": "표",
-            "equation": "식",
-            "listing": "코드",
-            "chapter": "장",
-            "section": "절",
-        }
-        words.update({k: str(v) for k, v in (self.raw.get("captions") or {}).items()})
-        return words
+    def language(self) -> str:
+        """The book's language for kobook: ``ko``, ``en``, ``zh-Hans``, ``zh-Hant``, ``ja``."""
+        return language_of(self.lang)
+
+    @property
+    def words(self) -> Words:
+        """The words kobook prints in this book's language, ``captions:`` applied."""
+        overrides = {str(k): str(v) for k, v in (self.raw.get("captions") or {}).items()}
+        return Words(self.language, overrides)
+
+    @property
+    def date_text(self) -> str:
+        """``date`` as the title page prints it (``\\today`` is the build date)."""
+        return format_date(self.raw.get("date"), self.language)
 
     @property
     def preface_title(self) -> str:
-        return str(self.raw.get("preface-title") or "들어가며")
+        return str(self.raw.get("preface-title") or self.words.word("preface"))
 
     @property
     def bibliography(self) -> list[str]:
@@ -179,20 +191,12 @@ def as_list(value: Any) -> list[str]:
 
 
 def read_yaml(path: Path, what: str, code: str) -> tuple[Any, str]:
-    """Parse a YAML file (UTF-8 checked); a syntax error names the file, line and column."""
-    text = read_text(path)
-    try:
-        return yaml.safe_load(text), text
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        raise KobookError(
-            f"{what} is not valid YAML: {exc.problem}",
-            code=code,
-            file=path,
-            line=(mark.line + 1) if mark else 0,
-            col=(mark.column + 1) if mark else 0,
-            hint="check indentation and quote values that contain ':' or '#'",
-        ) from None
+    """Parse a YAML file (UTF-8 checked); a syntax error names the file, line and column.
+
+    pandoc's ``---``/``...`` fences around the YAML are allowed (line numbers kept).
+    """
+    text = unfence(read_text(path), path)
+    return parse_yaml(text, path, what, code), text
 
 
 def load_config(path: Path) -> Config:
@@ -292,6 +296,9 @@ def check_value(key: str, value: Any, path: Path | None, text: str) -> None:
                 )
     if key == "toc-depth" and isinstance(value, bool):
         fail("'toc-depth' should be a number", "toc-depth: 2")
+    # YAML reads a bare on/off as true/false; quoted, they stay text.
+    if key == "remote-images" and value not in (True, False, "on", "off"):
+        fail(f"remote-images '{value}' is not on or off", "remote-images: off")
 
 
 def type_names(types: tuple[type, ...]) -> str:

@@ -12,11 +12,13 @@ so the build can report it.
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Diagnostic, KobookError, Location
+from ..lang import language_of
 from ..load import Book
 
 
@@ -69,7 +71,9 @@ def normalize_book(book: Book) -> NormalizeReport:
         if rules is None:
             chapter.text = normalize_text(text)
             continue
-        fixed, remaining = fix_text(text, chapter.path, rules, build_only=True)
+        language = language_of(chapter.lang or book.config.lang)
+        chapter_rules = dataclasses.replace(rules, language=language)
+        fixed, remaining = fix_text(text, chapter.path, chapter_rules, build_only=True)
         # NFC also outside prose is harmless for the build (never written back).
         chapter.text = normalize_text(fixed)
         report.fixed += fixed != text

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cache import Cache, digest
+from ..lang import language_of
 from ..load import Book, Chapter
 from .pandoc import READER, markdown_to_ast, pandoc_version
 
@@ -21,13 +22,27 @@ class Doc:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
+def reader_for(chapter: Chapter) -> str:
+    """pandoc's reader for a chapter: Chinese and Japanese join lines without a space.
+
+    Korean separates words with spaces, so a line break between two Hangul
+    words stays a space (the default).  Chinese and Japanese do not: a line
+    break between two of their characters is not a space, which is what
+    pandoc's ``east_asian_line_breaks`` extension does.
+    """
+    if language_of(chapter.lang) in ("zh-Hans", "zh-Hant", "ja"):
+        return READER.replace("-east_asian_line_breaks", "+east_asian_line_breaks")
+    return READER
+
+
 def parse_chapter(chapter: Chapter, cache: Cache) -> Doc:
-    key = digest("ast", pandoc_version(), READER, chapter.text)
+    reader = reader_for(chapter)
+    key = digest("ast", pandoc_version(), reader, chapter.text)
     cached = cache.get("ast", key, ".json")
     if cached is not None:
         ast = json.loads(cached)
     else:
-        ast = markdown_to_ast(chapter.text)
+        ast = markdown_to_ast(chapter.text, reader=reader)
         cache.put("ast", key, json.dumps(ast).encode("utf-8"), ".json")
     return Doc(chapter=chapter, blocks=ast["blocks"], meta=ast.get("meta", {}))
 

@@ -59,9 +59,11 @@ def run_pandoc(args: list[str], stdin: str, *, what: str = "pandoc") -> str:
     return proc.stdout.decode("utf-8")
 
 
-def markdown_to_ast(text: str, extra_args: list[str] | None = None) -> dict[str, Any]:
+def markdown_to_ast(
+    text: str, extra_args: list[str] | None = None, *, reader: str = READER
+) -> dict[str, Any]:
     """Parse Markdown into pandoc's JSON AST (a dict with ``blocks`` and ``meta``)."""
-    out = run_pandoc(["-f", READER, "-t", "json", *(extra_args or [])], text, what="parse")
+    out = run_pandoc(["-f", reader, "-t", "json", *(extra_args or [])], text, what="parse")
     return dict(json.loads(out))
 
 

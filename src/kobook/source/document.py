@@ -30,6 +30,7 @@ DIV_FENCE = re.compile(r"^[ \t]*:{3,}.*$", re.M)
 TABLE_RULE = re.compile(
     r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$", re.M
 )
+BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
 LINK_DEFINITION = re.compile(r"^ {0,3}\[(?!\^)[^\]]+\]:[ \t]*\S.*$", re.M)
 
 
@@ -53,6 +54,7 @@ class SourceDoc:
     blocks: list[Block] = field(default_factory=list)
     line_starts: list[int] = field(default_factory=list)
     tokens: list[Token] = field(default_factory=list)
+    _paragraph_ends: list[int] = field(default_factory=list, repr=False)
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a character offset."""
@@ -77,6 +79,26 @@ class SourceDoc:
     def prose(self) -> list[tuple[int, str]]:
         """``(offset, text)`` of every prose span."""
         return [(start, self.text[start:end]) for start, end in self.spans]
+
+    def paragraph_prose(self, offset: int) -> str:
+        """The prose of the paragraph (text between blank lines) holding ``offset``.
+
+        Language-aware rules ask it which language a finding's text is in.
+        """
+        if not self._paragraph_ends:
+            ends = [m.start() for m in BLANK_LINE.finditer(self.text)]
+            self._paragraph_ends = [*ends, len(self.text)]
+        index = bisect.bisect_left(self._paragraph_ends, offset)
+        end = self._paragraph_ends[min(index, len(self._paragraph_ends) - 1)]
+        start = self._paragraph_ends[index - 1] if index > 0 else 0
+        first = bisect.bisect_right(self.spans, (start, -1))
+        parts = []
+        for span_start, span_end in self.spans[max(first - 1, 0) :]:
+            if span_start >= end:
+                break
+            if span_end > start:
+                parts.append(self.text[max(span_start, start) : min(span_end, end)])
+        return " ".join(parts)
 
 
 def markdown_parser() -> MarkdownIt:

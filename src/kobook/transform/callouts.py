@@ -2,8 +2,9 @@
 
 Both become ``Div.callout.callout-KIND`` whose first child is a
 ``Div.callout-title``; writers style that one shape (a box in the PDF, an aside
-in HTML).  Titles are Korean by default (참고, 팁, 주의, 중요, 경고) and a
-``title="..."`` attribute or the blockquote's own label overrides them.
+in HTML).  Titles come from the book's language (참고, 팁, 주의, 중요, 경고 in
+Korean; see ``kobook.lang.words``) and a ``title="..."`` attribute or the
+blockquote's own label overrides them.
 """
 
 from __future__ import annotations
@@ -15,14 +16,8 @@ from ..parse import Doc
 from ..parse.ast import attr, keyval, stringify, text_inlines, walk
 from .context import Context
 
-TITLES = {
-    "note": "참고",
-    "tip": "팁",
-    "warning": "주의",
-    "caution": "주의",
-    "important": "중요",
-    "danger": "경고",
-}
+# The callout kinds; their titles come from the language table (``callout-KIND``).
+TITLES = ("note", "tip", "warning", "caution", "important", "danger")
 ALIASES = {f"callout-{k}": k for k in TITLES} | {"info": "note", "hint": "tip"}
 EMOJI_KIND = {
     "📝": "note",
@@ -47,6 +42,15 @@ LABEL_KIND = {
     "경고": "danger",
     "중요": "important",
     "important": "important",
+    # Chinese and Japanese labels
+    "注": "note",
+    "註": "note",
+    "提示": "tip",
+    "メモ": "note",
+    "ヒント": "tip",
+    "注意": "caution",
+    "警告": "warning",
+    "重要": "important",
 }
 LEAD = re.compile(
     r"^(" + "|".join(re.escape(e) for e in sorted(EMOJI_KIND, key=len, reverse=True)) + r")"
@@ -63,7 +67,7 @@ def callout(
     }
 
 
-def from_div(node: dict[str, Any]) -> dict[str, Any] | None:
+def from_div(node: dict[str, Any], titles: dict[str, str]) -> dict[str, Any] | None:
     ident, classes, _keyvals = node["c"][0]
     kind = next((ALIASES.get(c, c) for c in classes if ALIASES.get(c, c) in TITLES), None)
     if kind is None or "callout" in classes:
@@ -76,11 +80,11 @@ def from_div(node: dict[str, Any]) -> dict[str, Any] | None:
         title = body[0]["c"][2]
         body = body[1:]
     else:
-        title = text_inlines(TITLES[kind])
+        title = text_inlines(titles[kind])
     return callout(kind, title, body, ident)
 
 
-def from_blockquote(node: dict[str, Any]) -> dict[str, Any] | None:
+def from_blockquote(node: dict[str, Any], titles: dict[str, str]) -> dict[str, Any] | None:
     """``> 📝 참고`` / ``> 💡 text`` / ``> **참고:** text`` → a callout; other quotes stay."""
     blocks = node["c"]
     if not blocks or blocks[0]["t"] not in ("Para", "Plain"):
@@ -100,7 +104,7 @@ def from_blockquote(node: dict[str, Any]) -> dict[str, Any] | None:
             title = text_inlines(f"{emoji.group(1)} {label}")
             body = blocks[1:]
         else:
-            title = text_inlines(f"{emoji.group(1)} {TITLES[kind]}")
+            title = text_inlines(f"{emoji.group(1)} {titles[kind]}")
             body = [
                 {"t": blocks[0]["t"], "c": drop_leading_text(first, emoji.group(1))},
                 *blocks[1:],
@@ -144,11 +148,14 @@ def drop_leading_text(inlines: list[dict[str, Any]], prefix: str) -> list[dict[s
 
 
 def make_callouts(doc: Doc, ctx: Context) -> Doc:
+    words = ctx.book.config.words
+    titles = {kind: words.word(f"callout-{kind}") for kind in TITLES}
+
     def action(node: dict[str, Any]) -> Any:
         if node["t"] == "Div":
-            made = from_div(node)
+            made = from_div(node, titles)
         elif node["t"] == "BlockQuote":
-            made = from_blockquote(node)
+            made = from_blockquote(node, titles)
         else:
             return None
         if made is not None:

@@ -92,7 +92,9 @@ def cite(doc: Doc, ctx: Context) -> Doc:
     meta: dict[str, Any] = {
         "reference-section-title": {
             "t": "MetaString",
-            "c": ctx.book.config.get("reference-section-title", "참고 문헌"),
+            "c": ctx.book.config.get(
+                "reference-section-title", ctx.book.config.words.word("references")
+            ),
         },
         "lang": {"t": "MetaString", "c": ctx.book.config.lang},
         "link-citations": {"t": "MetaBool", "c": True},

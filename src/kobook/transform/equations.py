@@ -50,7 +50,7 @@ def split_equations(inlines: list[dict[str, Any]]) -> list[tuple[str, Any]]:
 
 
 def number_equations(doc: Doc, ctx: Context) -> Doc:
-    word = ctx.book.config.captions["equation"]
+    words = ctx.book.config.words
 
     def action(node: dict[str, Any]) -> Any:
         if node["t"] not in ("Para", "Plain"):
@@ -67,7 +67,9 @@ def number_equations(doc: Doc, ctx: Context) -> Doc:
                 continue
             ident, math = value
             number = ctx.next_number(doc.chapter, "eq")
-            ctx.targets[ident] = Target("eq", ident, doc.chapter.id, number, f"{word} ({number})")
+            ctx.targets[ident] = Target(
+                "eq", ident, doc.chapter.id, number, words.label("equation", number)
+            )
             out.append(
                 {
                     "t": "Div",

@@ -14,7 +14,7 @@ from .context import Context, Target
 
 def number_sections(doc: Doc, ctx: Context) -> Doc:
     chapter = doc.chapter
-    words = ctx.book.config.captions
+    words = ctx.book.config.words
     numbered = ctx.book.config.numbersections
     counters = [0] * 7
     for block in doc.blocks:
@@ -25,7 +25,7 @@ def number_sections(doc: Doc, ctx: Context) -> Doc:
         title = stringify(inlines)
         if level == 1:
             label = str(chapter.number) if chapter.number is not None else ""
-            text = f"{label}{words['chapter']}" if label else title
+            text = words.label("chapter", label) if label else title
         elif (
             numbered
             and chapter.number is not None
@@ -38,7 +38,7 @@ def number_sections(doc: Doc, ctx: Context) -> Doc:
             parts = [str(chapter.number)] + [str(counters[i]) for i in range(2, level + 1)]
             label = ".".join(p if p != "0" else "1" for p in parts)
             keyvals[:] = [kv for kv in keyvals if kv[0] != "number"] + [["number", label]]
-            text = f"{label}{words['section']}"
+            text = words.label("section", label)
         else:
             label, text = "", title
         if ident:

@@ -9,9 +9,8 @@ from .figures import number_caption
 
 
 def number_tables(doc: Doc, ctx: Context) -> Doc:
-    word = ctx.book.config.captions["table"]
     for node in iter_nodes(doc.blocks):
         if node["t"] != "Table":
             continue
-        number_caption("tbl", word, node["c"][0], node["c"][1], doc, ctx)
+        number_caption("tbl", node["c"][0], node["c"][1], doc, ctx)
     return doc

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..lang import Words
 from ..parse import Doc, api_version
 from ..parse.ast import keyval, stringify
 from ..parse.pandoc import ast_to, run_pandoc
@@ -28,7 +29,7 @@ class TocEntry:
     chapter_id: str
 
 
-def toc_entries(docs: list[Doc], depth: int, chapter_word: str) -> list[TocEntry]:
+def toc_entries(docs: list[Doc], depth: int, words: Words) -> list[TocEntry]:
     """Headings up to ``depth`` with their printed numbers, in reading order."""
     entries = []
     for doc in docs:
@@ -38,7 +39,7 @@ def toc_entries(docs: list[Doc], depth: int, chapter_word: str) -> list[TocEntry
             level, attrs, inlines = block["c"]
             number = keyval(attrs, "number") or ""
             if level == 1 and number:
-                number = f"{number}{chapter_word}"
+                number = words.label("chapter", number)
             title = stringify(inlines).strip()
             entries.append(TocEntry(level, attrs[0], number, title, doc.chapter.id))
     return entries

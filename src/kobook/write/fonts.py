@@ -11,19 +11,66 @@ from __future__ import annotations
 import functools
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..errors import KobookError
+from ..errors import Diagnostic, KobookError, Location
 from ..load import Config
 
-SERIF = ["Noto Serif CJK KR", "NanumMyeongjo", "UnBatang", "Baekmuk Batang"]
-SANS = ["Noto Sans CJK KR", "NanumGothic", "NanumBarunGothic", "UnDotum", "Baekmuk Dotum"]
-MONO = ["Noto Sans Mono CJK KR", "D2Coding", "NanumGothicCoding"]
+# Default stacks per language (kobook.lang.language_of): the book's own script first.
+SERIF_BY_LANGUAGE = {
+    "ko": ["Noto Serif CJK KR", "NanumMyeongjo", "UnBatang", "Baekmuk Batang"],
+    "zh-Hans": ["Noto Serif CJK SC", "Source Han Serif SC", "AR PL UMing CN", "Noto Sans CJK SC"],
+    "zh-Hant": ["Noto Serif CJK TC", "Source Han Serif TC", "AR PL UMing TW", "Noto Sans CJK TC"],
+    "ja": ["Noto Serif CJK JP", "Source Han Serif JP", "IPAexMincho", "IPAMincho"],
+}
+SANS_BY_LANGUAGE = {
+    "ko": ["Noto Sans CJK KR", "NanumGothic", "NanumBarunGothic", "UnDotum", "Baekmuk Dotum"],
+    "zh-Hans": [
+        "Noto Sans CJK SC",
+        "Source Han Sans SC",
+        "WenQuanYi Zen Hei",
+        "Droid Sans Fallback",
+    ],
+    "zh-Hant": [
+        "Noto Sans CJK TC",
+        "Source Han Sans TC",
+        "WenQuanYi Zen Hei",
+        "Droid Sans Fallback",
+    ],
+    "ja": ["Noto Sans CJK JP", "Source Han Sans JP", "IPAexGothic", "IPAGothic", "TakaoGothic"],
+}
+MONO_BY_LANGUAGE = {
+    "ko": ["Noto Sans Mono CJK KR", "D2Coding", "NanumGothicCoding"],
+    "zh-Hans": ["Noto Sans Mono CJK SC", "WenQuanYi Zen Hei Mono"],
+    "zh-Hant": ["Noto Sans Mono CJK TC", "WenQuanYi Zen Hei Mono"],
+    "ja": ["Noto Sans Mono CJK JP", "IPAGothic"],
+}
+# fontconfig's name for the script a book's body font must cover.
+FC_LANG = {"ko": "ko", "en": "ko", "zh-Hans": "zh-cn", "zh-Hant": "zh-tw", "ja": "ja"}
+SCRIPT_NAME = {
+    "ko": "Hangul",
+    "en": "Hangul",
+    "zh-Hans": "Simplified Chinese",
+    "zh-Hant": "Traditional Chinese",
+    "ja": "Japanese",
+}
+SERIF = SERIF_BY_LANGUAGE["ko"]
+SANS = SANS_BY_LANGUAGE["ko"]
+MONO = MONO_BY_LANGUAGE["ko"]
 EMOJI = ["Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji", "Twemoji", "EmojiOne Color"]
 INSTALL_HINT = (
-    "install a Korean font: bash scripts/install-system-deps.sh, or "
+    "install a CJK font: bash scripts/install-system-deps.sh, or "
     "sudo apt-get install fonts-noto-cjk fonts-nanum fonts-noto-color-emoji"
 )
+
+
+def stacks_for(language: str) -> tuple[list[str], list[str], list[str]]:
+    """Default serif, sans and mono stacks: the book's language, then Korean as fallback."""
+    own = language if language in SERIF_BY_LANGUAGE else "ko"
+    serif = SERIF_BY_LANGUAGE[own] + [n for n in SERIF if n not in SERIF_BY_LANGUAGE[own]]
+    sans = SANS_BY_LANGUAGE[own] + [n for n in SANS if n not in SANS_BY_LANGUAGE[own]]
+    mono = MONO_BY_LANGUAGE[own] + [n for n in MONO if n not in MONO_BY_LANGUAGE[own]]
+    return serif, sans, mono
 
 
 @functools.cache
@@ -46,6 +93,11 @@ def hangul_families() -> frozenset[str]:
     return fc_list(":lang=ko")
 
 
+def script_families(language: str) -> frozenset[str]:
+    """Installed families that cover the script of ``language`` (fontconfig's ``:lang=``)."""
+    return fc_list(f":lang={FC_LANG.get(language, 'ko')}")
+
+
 def emoji_families() -> list[str]:
     installed = fc_list()
     return [name for name in EMOJI if name in installed] or sorted(
@@ -60,12 +112,16 @@ class FontSet:
     The emoji font is not put at the end of the text stacks: with a colour emoji
     font in the list, Pango measures spaces with it and justified lines come out
     ragged.  Emoji are wrapped in ``span.emoji`` instead (see ``passes.emoji``).
+    ``named`` holds the metadata fonts (``mainfont``, ``CJKmainfont``, ...) that
+    are installed; ``problems`` the FONT002 warnings for those that are not.
     """
 
     serif: list[str]
     sans: list[str]
     mono: list[str]
     emoji: list[str]
+    named: dict[str, str] = field(default_factory=dict)
+    problems: tuple[Diagnostic, ...] = ()
 
     @staticmethod
     def css(stack: list[str], generic: str) -> str:
@@ -92,44 +148,68 @@ def first_installed(names: list[str], pool: frozenset[str]) -> list[str]:
     return [n for n in names if n in pool]
 
 
-def resolve_fonts(config: Config, *, require_hangul: bool = True) -> FontSet:
+def resolve_fonts(config: Config, *, require_script: bool = True) -> FontSet:
     """Fonts from metadata (``mainfont``, ``CJKmainfont``, ...) with installed defaults.
 
-    A font named in metadata must be installed; with ``require_hangul``, at
-    least one font of each stack must cover Hangul.
+    The defaults follow the book's language (Noto CJK KR for Korean, SC/TC/JP
+    for Chinese and Japanese).  A font named in metadata that is not installed
+    (``PingFang SC`` from a Mac) is left out with a FONT002 warning naming the
+    font used instead.  With ``require_script``, some font of each stack must
+    cover the book's script, else FONT001: a PDF of boxes is not a result.
     """
+    language = config.language
     installed = fc_list()
-    hangul = hangul_families()
+    covering = script_families(language)
+    script = SCRIPT_NAME.get(language, "Hangul")
+    serif_defaults, sans_defaults, mono_defaults = stacks_for(language)
+    named: dict[str, str] = {}
+    problems: list[Diagnostic] = []
 
     def pick(latin_key: str, cjk_key: str, defaults: list[str], role: str) -> list[str]:
         stack: list[str] = []
+        fallback = first_installed(defaults, covering)
         for key in (latin_key, cjk_key):
             name = config.get(key)
             if not name:
                 continue
             if installed and name not in installed:
-                raise KobookError(
-                    f"font '{name}' ({key}) is not installed",
-                    code="FONT001",
-                    file=config.path,
-                    hint="installed Korean fonts: " + ", ".join(sorted(hangul)[:8])
-                    if hangul
-                    else INSTALL_HINT,
+                instead = fallback[0] if fallback else "none installed"
+                problems.append(
+                    Diagnostic(
+                        "FONT002",
+                        f"font '{name}' ({key}) is not installed; using {instead}, "
+                        f"the default for {language}",
+                        Location(config.path, key_line_of(config, key)),
+                        f"install it, or name an installed font; {script} fonts here: "
+                        + (", ".join(sorted(covering)[:8]) or "none"),
+                        "warning",
+                    )
                 )
+                continue
+            named[key] = str(name)
             stack.append(str(name))
-        stack += [n for n in first_installed(defaults, hangul) if n not in stack]
-        if require_hangul and not any(n in hangul for n in stack):
+        stack += [n for n in fallback if n not in stack]
+        if require_script and not any(n in covering for n in stack):
             raise KobookError(
-                f"no installed font covers Hangul for the {role} text",
-                code="FONT002",
+                f"no installed font covers {script} for the {role} text",
+                code="FONT001",
                 file=config.path,
                 hint=INSTALL_HINT,
             )
         return stack
 
-    serif = pick("mainfont", "CJKmainfont", SERIF, "body")
-    sans = pick("sansfont", "CJKsansfont", SANS + SERIF, "heading")
-    mono = pick("monofont", "CJKmonofont", MONO + SANS, "code")
+    serif = pick("mainfont", "CJKmainfont", serif_defaults, "body")
+    sans = pick("sansfont", "CJKsansfont", sans_defaults + serif_defaults, "heading")
+    mono = pick("monofont", "CJKmonofont", mono_defaults + sans_defaults, "code")
     emoji_name = config.get("emoji-font")
     emoji = [str(emoji_name)] if emoji_name else emoji_families()[:1]
-    return FontSet(serif, sans, mono, emoji)
+    return FontSet(serif, sans, mono, emoji, named, tuple(problems))
+
+
+def key_line_of(config: Config, key: str) -> int:
+    """The line of ``key`` in metadata.yaml (0 when unknown)."""
+    if config.path is None or not config.path.is_file():
+        return 0
+    from ..load.config import key_line
+
+    return key_line(config.path.read_text(encoding="utf-8", errors="replace"), key)

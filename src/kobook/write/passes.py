@@ -37,7 +37,7 @@ CODE_ALIASES = {
 
 def heading_numbers(blocks: Blocks, config: Config) -> Blocks:
     """Put the numbers the transforms assigned into the heading text (``3장``, ``3.1``)."""
-    word = config.captions["chapter"]
+    words = config.words
 
     def action(node: dict[str, Any]) -> Any:
         if node["t"] != "Header":
@@ -49,7 +49,10 @@ def heading_numbers(blocks: Blocks, config: Config) -> Blocks:
         if level == 1:
             label = {
                 "t": "Span",
-                "c": [attr("", ["chapter-number"]), [{"t": "Str", "c": f"{number}{word}"}]],
+                "c": [
+                    attr("", ["chapter-number"]),
+                    [{"t": "Str", "c": words.label("chapter", number)}],
+                ],
             }
         else:
             label = {"t": "Span", "c": [attr("", ["section-number"]), [{"t": "Str", "c": number}]]}

@@ -19,9 +19,10 @@ from typing import Any
 from .. import __version__
 from ..cache import Cache
 from ..errors import Diagnostic, KobookError, Location
-from ..load import Book
+from ..load import Book, Config
 from ..parse import Doc
 from ..parse.ast import iter_nodes
+from ..transform.leaks import html_leaks
 from . import passes, weasy_images
 from .common import atomic_output, blocks_to_html, highlight_css, toc_entries
 from .fonts import resolve_fonts
@@ -67,7 +68,8 @@ def print_images(blocks: list[Any], root: Path, cache: Cache | None) -> list[Any
             path = root / url
             if ":" not in url.split("/", 1)[0] and path.is_file():
                 ready = print_ready(path.resolve(), cache)
-                if ready != path.resolve():
+                # Absolute paths (a downloaded image in a cache outside the project) as URIs.
+                if ready != path.resolve() or Path(url).is_absolute():
                     node["c"][2][0] = ready.as_uri()
     return blocks
 
@@ -126,7 +128,12 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
     body = blocks_to_html(combined)
     parts = body.split(CHAPTER_SPLIT)
     chapters = [
-        {"id": doc.chapter.id, "kind": doc.chapter.kind, "html": html}
+        {
+            "id": doc.chapter.id,
+            "kind": doc.chapter.kind,
+            "html": html,
+            "lang": doc.chapter.lang if doc.chapter.lang != config.lang else "",
+        }
         for doc, html in zip(docs, parts, strict=False)
     ]
     fonts = resolve_fonts(config)
@@ -136,20 +143,21 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
     css = env.get_template("pdf/book.css.j2").render(
         page=layout,
         fonts=fonts,
-        word_break="keep-all" if config.line_breaking == "word" else "normal",
+        word_break=word_break(config),
         highlight_css=highlight_css(),
         link_color=config.get("linkcolor", "#1f4e8c") if colorlinks else "inherit",
         url_color=config.get("urlcolor", "#1f4e8c") if colorlinks else "inherit",
     )
     original = config.original
-    toc = toc_entries(docs, config.toc_depth, config.captions["chapter"]) if config.toc else []
+    toc = toc_entries(docs, config.toc_depth, config.words) if config.toc else []
     html = env.get_template("pdf/book.html.j2").render(
         lang=config.lang,
+        words=config.words,
         title=config.title,
         subtitle=config.get("subtitle", ""),
         authors=config.authors,
         translators=config.translators,
-        date=str(config.get("date", "") or ""),
+        date=config.date_text,
         description=config.get("description", ""),
         original=original,
         toc=toc,
@@ -158,6 +166,17 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
         version=__version__,
     )
     return html, problems
+
+
+def word_break(config: Config) -> str:
+    """``keep-all`` (Korean 어절 breaking) unless ``line-breaking: syllable`` or not Korean.
+
+    Chinese and Japanese break between characters (``normal``); their
+    line-start and line-end prohibitions come from Pango's UAX #14 classes.
+    """
+    if config.language not in ("ko", "en"):
+        return "normal"
+    return "keep-all" if config.line_breaking == "word" else "normal"
 
 
 class MissingGlyphs(logging.Handler):
@@ -205,6 +224,7 @@ def write_pdf(
     install()
     weasy_images.install()
     html, problems = render_html(book, docs, cache)
+    problems += html_leaks(docs, "weasyprint")  # LEAK002: raw HTML it cannot draw
     weasy_logger = logging.getLogger("weasyprint")
     glyphs = MissingGlyphs()
     weasy_logger.addHandler(glyphs)

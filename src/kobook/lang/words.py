@@ -1,0 +1,220 @@
+"""The words kobook prints, one table per language, overridable with ``captions:``.
+
+Labels are formats with ``{n}`` where the number goes: ``{n}장`` and
+``Chapter {n}`` and ``第{n}章`` put it in different places.  A ``captions:``
+value without ``{n}`` keeps its old meaning (``chapter: 장`` → ``{n}장``,
+``figure: 그림`` → ``그림 {n}``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+LANGUAGES = ("ko", "en", "zh-Hans", "zh-Hant", "ja")
+
+# Label kinds (take a number) and plain words.
+LABELS = ("chapter", "section", "figure", "table", "equation", "listing", "part", "appendix")
+SUFFIX_KINDS = {"chapter", "section"}
+
+WORDS: dict[str, dict[str, str]] = {
+    "ko": {
+        "chapter": "{n}장",
+        "section": "{n}절",
+        "figure": "그림 {n}",
+        "table": "표 {n}",
+        "equation": "식 ({n})",
+        "listing": "예제 {n}",
+        "part": "{n}부",
+        "appendix": "부록 {n}",
+        "caption-end": ".",
+        "contents": "차례",
+        "preface": "들어가며",
+        "references": "참고 문헌",
+        "by": "{names} 지음",
+        "translated-by": "{names} 옮김",
+        "original": "원서",
+        "licence": "라이선스",
+        "missing-image": "그림 없음",
+        "toc-open": "차례 열기",
+        "list-separator": ", ",
+        "callout-note": "참고",
+        "callout-tip": "팁",
+        "callout-warning": "주의",
+        "callout-caution": "주의",
+        "callout-important": "중요",
+        "callout-danger": "경고",
+    },
+    "en": {
+        "chapter": "Chapter {n}",
+        "section": "Section {n}",
+        "figure": "Figure {n}",
+        "table": "Table {n}",
+        "equation": "Equation ({n})",
+        "listing": "Listing {n}",
+        "part": "Part {n}",
+        "appendix": "Appendix {n}",
+        "caption-end": ".",
+        "contents": "Contents",
+        "preface": "Preface",
+        "references": "References",
+        "by": "by {names}",
+        "translated-by": "translated by {names}",
+        "original": "Original",
+        "licence": "Licence",
+        "missing-image": "missing image",
+        "toc-open": "Open the contents",
+        "list-separator": ", ",
+        "callout-note": "Note",
+        "callout-tip": "Tip",
+        "callout-warning": "Warning",
+        "callout-caution": "Caution",
+        "callout-important": "Important",
+        "callout-danger": "Danger",
+    },
+    "zh-Hans": {
+        "chapter": "第{n}章",
+        "section": "{n}节",
+        "figure": "图 {n}",
+        "table": "表 {n}",
+        "equation": "式 ({n})",
+        "listing": "代码 {n}",
+        "part": "第{n}部分",
+        "appendix": "附录 {n}",
+        "caption-end": "",
+        "contents": "目录",
+        "preface": "前言",
+        "references": "参考文献",
+        "by": "{names} 著",
+        "translated-by": "{names} 译",
+        "original": "原书",
+        "licence": "许可证",
+        "missing-image": "图片缺失",
+        "toc-open": "打开目录",
+        "list-separator": "、",
+        "callout-note": "注",
+        "callout-tip": "提示",
+        "callout-warning": "警告",
+        "callout-caution": "注意",
+        "callout-important": "重要",
+        "callout-danger": "危险",
+    },
+    "zh-Hant": {
+        "chapter": "第{n}章",
+        "section": "{n}節",
+        "figure": "圖 {n}",
+        "table": "表 {n}",
+        "equation": "式 ({n})",
+        "listing": "程式碼 {n}",
+        "part": "第{n}部",
+        "appendix": "附錄 {n}",
+        "caption-end": "",
+        "contents": "目錄",
+        "preface": "前言",
+        "references": "參考文獻",
+        "by": "{names} 著",
+        "translated-by": "{names} 譯",
+        "original": "原書",
+        "licence": "授權",
+        "missing-image": "圖片遺失",
+        "toc-open": "開啟目錄",
+        "list-separator": "、",
+        "callout-note": "註",
+        "callout-tip": "提示",
+        "callout-warning": "警告",
+        "callout-caution": "注意",
+        "callout-important": "重要",
+        "callout-danger": "危險",
+    },
+    "ja": {
+        "chapter": "第{n}章",
+        "section": "{n}節",
+        "figure": "図 {n}",
+        "table": "表 {n}",
+        "equation": "式 ({n})",
+        "listing": "リスト {n}",
+        "part": "第{n}部",
+        "appendix": "付録 {n}",
+        "caption-end": "",
+        "contents": "目次",
+        "preface": "はじめに",
+        "references": "参考文献",
+        "by": "{names} 著",
+        "translated-by": "{names} 訳",
+        "original": "原書",
+        "licence": "ライセンス",
+        "missing-image": "画像なし",
+        "toc-open": "目次を開く",
+        "list-separator": "、",
+        "callout-note": "メモ",
+        "callout-tip": "ヒント",
+        "callout-warning": "警告",
+        "callout-caution": "注意",
+        "callout-important": "重要",
+        "callout-danger": "危険",
+    },
+}
+
+
+def language_of(tag: str | None) -> str:
+    """The kobook language for a BCP 47 tag: ``ko-KR`` → ``ko``, ``zh-TW`` → ``zh-Hant``.
+
+    Languages kobook has no table for print English words (and get no Korean
+    rules); an empty tag is Korean, kobook's default.
+    """
+    text = (tag or "ko").strip().replace("_", "-")
+    parts = [p.lower() for p in text.split("-") if p]
+    if not parts:
+        return "ko"
+    head = parts[0]
+    if head in ("ko", "kor"):
+        return "ko"
+    if head in ("ja", "jpn"):
+        return "ja"
+    if head in ("zh", "zho", "chi", "cmn", "yue"):
+        if "hant" in parts or any(p in ("tw", "hk", "mo") for p in parts[1:]):
+            return "zh-Hant"
+        if head == "yue" and "hans" not in parts:
+            return "zh-Hant"
+        return "zh-Hans"
+    return "en"
+
+
+def label_format(value: str, kind: str) -> str:
+    """A ``captions:`` value as a format: ``장`` → ``{n}장``, ``그림`` → ``그림 {n}``."""
+    if "{n}" in value:
+        return value
+    if kind in SUFFIX_KINDS:
+        return "{n}" + value
+    if kind == "equation":
+        return value + " ({n})"
+    return value + " {n}"
+
+
+@dataclass(frozen=True)
+class Words:
+    """The words of one language with the book's ``captions:`` overrides applied."""
+
+    language: str = "ko"
+    overrides: dict[str, str] = field(default_factory=dict)
+
+    def word(self, key: str) -> str:
+        if key in self.overrides:
+            return self.overrides[key]
+        return WORDS[self.language].get(key, WORDS["en"].get(key, key))
+
+    def label(self, kind: str, number: str | int) -> str:
+        """``label("figure", "3.2")`` → ``그림 3.2`` (``Figure 3.2``, ``图 3.2``)."""
+        return label_format(self.word(kind), kind).replace("{n}", str(number))
+
+    def affix(self, kind: str) -> tuple[str, str]:
+        """What goes before and after the number (for templates that number by themselves)."""
+        before, _, after = label_format(self.word(kind), kind).partition("{n}")
+        return before, after
+
+    def names(self, key: str, names: list[str]) -> str:
+        """``names("by", ["A", "B"])`` → ``A, B 지음``."""
+        return self.word(key).replace("{names}", self.word("list-separator").join(names))
+
+    def caption(self, kind: str, number: str | int) -> str:
+        """The label that starts a caption: ``그림 3.2.`` (Chinese and Japanese: no period)."""
+        return self.label(kind, number) + self.word("caption-end")

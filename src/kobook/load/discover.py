@@ -1,0 +1,112 @@
+"""Which files are the book's chapters, and why those.
+
+``chapters:`` in metadata.yaml decides when it is there.  Otherwise kobook
+looks, in order, for ``book/``, an mdBook ``src/SUMMARY.md``, ``docs/``,
+``chapters/`` and finally the Markdown files at the top of the project.  A
+repository's own papers (``README*``, ``LICENSE*``, ``CONTRIBUTING*``,
+``CHANGELOG*``, ``CODE_OF_CONDUCT*``) are never chapters unless listed.  The
+reason is returned with the files so the build can say what it chose.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+from ..errors import KobookError
+from .config import Config
+
+NOT_CHAPTERS = (
+    "readme",
+    "license",
+    "licence",
+    "contributing",
+    "changelog",
+    "code_of_conduct",
+    "notice",
+)
+SUMMARY_LINK = re.compile(r"^\s*(?:[-*+]|\d+\.)?\s*\[(?P<title>[^\]]*)\]\((?P<target>[^)]*)\)")
+
+
+@dataclass(frozen=True)
+class Discovery:
+    files: list[Path]
+    reason: str
+
+
+def is_repository_paper(path: Path) -> bool:
+    """``README.md``, ``README_en.md``, ``LICENSE-MIT.md``, ``CODE_OF_CONDUCT.md`` ..."""
+    stem = path.stem.lower().replace("-", "_")
+    return any(
+        stem == name or stem.startswith(name + "_") or stem.startswith(name + ".")
+        for name in NOT_CHAPTERS
+    )
+
+
+def markdown_in(folder: Path, *, recursive: bool = False) -> list[Path]:
+    pattern = "**/*.md" if recursive else "*.md"
+    return sorted(
+        p
+        for p in folder.glob(pattern)
+        if p.is_file()
+        and not p.name.startswith((".", "_"))
+        and not is_repository_paper(p)
+        and not any(part.startswith((".", "_")) for part in p.relative_to(folder).parts[:-1])
+    )
+
+
+def summary_files(summary: Path) -> list[Path]:
+    """The chapter files an mdBook ``SUMMARY.md`` links, in its order (drafts skipped)."""
+    found: list[Path] = []
+    for line in summary.read_text(encoding="utf-8", errors="replace").split("\n"):
+        match = SUMMARY_LINK.match(line)
+        if not match:
+            continue
+        target = unquote(match.group("target").split("#", 1)[0].strip())
+        if not target:
+            continue  # a draft chapter: [Title]()
+        path = (summary.parent / target).resolve()
+        if path.is_file() and path.suffix.lower() == ".md" and path not in found:
+            found.append(path)
+    return found
+
+
+def listed_files(root: Path, config: Config) -> list[Path]:
+    files = []
+    for name in config.get("chapters"):
+        path = (root / name).resolve()
+        if not path.is_file():
+            raise KobookError(
+                f"chapter file not found: {name}",
+                code="LOAD004",
+                file=config.path,
+                hint="fix the name under 'chapters:' in metadata.yaml",
+            )
+        files.append(path)
+    return files
+
+
+def discover(root: Path, config: Config) -> Discovery:
+    """The chapter files in reading order, with the reason they were chosen."""
+    if config.get("chapters"):
+        files = listed_files(root, config)
+        return Discovery(files, f"{len(files)} file(s) listed under 'chapters:' in metadata.yaml")
+    absent = "no 'chapters:' in metadata.yaml"
+    book_dir = root / "book"
+    if book_dir.is_dir() and (files := markdown_in(book_dir)):
+        return Discovery(files, f"book/*.md, in file name order ({absent})")
+    summary = root / "src" / "SUMMARY.md"
+    if summary.is_file() and (files := summary_files(summary)):
+        return Discovery(files, f"the files src/SUMMARY.md links, in its order ({absent})")
+    for name in ("docs", "chapters"):
+        folder = root / name
+        if folder.is_dir() and (files := markdown_in(folder, recursive=True)):
+            return Discovery(files, f"{name}/**/*.md, in path order ({absent})")
+    files = markdown_in(root)
+    skipped = sorted(p.name for p in root.glob("*.md") if is_repository_paper(p))
+    reason = f"the Markdown files at the top of the project ({absent}; no book/, docs/, chapters/)"
+    if skipped:
+        reason += "; not chapters: " + ", ".join(skipped)
+    return Discovery(files, reason)
