@@ -13,11 +13,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .boundary import inside
 from .cache import Cache
 from .errors import Diagnostic, KobookError
 from .load import Book, load_book, select_chapter
 from .normalize import normalize_book
 from .parse import parse_book
+from .parse.guard import check_book
 from .progress import Progress, Silent
 from .transform import transform_book
 
@@ -49,6 +51,7 @@ def build(
     cache_dir: str | Path | None = None,
     progress: Progress | None = None,
     offline: bool = False,
+    trust: bool = False,
 ) -> BuildResult:
     """Build ``project`` into ``out`` (default ``PROJECT/dist``).
 
@@ -60,6 +63,11 @@ def build(
     the build when typography findings remain after the build-time fixes, or
     when syntax of another dialect (LEAK001) or raw HTML the PDF engine cannot
     draw (LEAK002) is left (LEAK003, raised before any output is written).
+    ``trust`` passes the book's raw LaTeX (chapters, math, header-includes, a
+    LaTeX template) to XeLaTeX unscreened: only for sources you trust (never
+    for pull requests from strangers); see :mod:`kobook.write.latex_screen`.
+    Every path the book names stays inside the project, outputs inside
+    ``out`` (SEC001, :mod:`kobook.boundary`).
     Raises :class:`KobookError` for mistakes in the book.
     """
     progress = progress or Silent()
@@ -76,6 +84,8 @@ def build(
 
     progress.step("loading the book")
     book = load_book(root)
+    # LIMIT001/002/005 before any stage reads the text (the build-time fixes parse it too).
+    check_book(book.chapters)
     result.notes.append(f"chapters: {book.discovery}: " + ", ".join(chapter_names(book)))
     engine = engine or book.config.engine
     if engine not in ("weasyprint", "xelatex"):
@@ -84,10 +94,16 @@ def build(
             code="CFG005",
             hint="use --engine weasyprint or --engine xelatex",
         )
-    out_dir = Path(out).resolve() if out else root / "dist"
-    cache = Cache(Path(cache_dir).resolve() if cache_dir else root / ".kobook-cache")
+    # --out and --cache-dir are the user's own choice; the defaults stay inside the book
+    # (a committed dist/ or .kobook-cache/ symlink must not lead elsewhere).
+    out_dir = Path(out).resolve() if out else inside(root / "dist", root, what="output folder")
+    cache = Cache(
+        Path(cache_dir).resolve()
+        if cache_dir
+        else inside(root / ".kobook-cache", root, what="cache folder")
+    )
     lap("load")
-    normalized = normalize_book(book)
+    normalized = normalize_book(book, cache)
     result.check_findings = normalized.remaining
     if strict:
         serious = [d for d in normalized.remaining if d.severity in ("error", "warning")]
@@ -114,6 +130,7 @@ def build(
     name = str(pdf_settings.get("filename", "book")).removesuffix(".pdf")
     if chapter is not None:
         name = f"{name}-{selected[0].chapter.id}"
+    target = output_file(book, out_dir, f"{name}.pdf") if "pdf" in wanted else out_dir
     if strict:
         # LEAK001 (transforms) and LEAK002 (the PDF engine's raw HTML) fail before anything
         # is written, so --strict never leaves an output with leaked syntax in place.
@@ -124,17 +141,19 @@ def build(
         from .write.html import write_html
 
         progress.step("writing the HTML book")
-        result.outputs["html"] = write_html(book, selected, out_dir / "html", all_docs=docs)
+        site = inside(out_dir / "html", out_dir, what="HTML folder", folder="the output folder")
+        result.outputs["html"] = write_html(
+            book, selected, site, all_docs=docs, problems=result.diagnostics
+        )
         lap("html")
     if "pdf" in wanted:
         result.diagnostics += font_problems(book, strict)
-        target = out_dir / f"{name}.pdf"
         if engine == "xelatex":
             from .write import pdf_xelatex
 
             progress.step("typesetting the PDF (pandoc + XeLaTeX)")
             result.diagnostics += pdf_xelatex.write_pdf(
-                book, selected, target, cache, keep_going=keep_going
+                book, selected, target, cache, keep_going=keep_going, trusted=trust
             )
         else:
             from .write import pdf_weasyprint
@@ -150,8 +169,32 @@ def build(
     ignoring = ["HTML"] if "html" in wanted else []
     ignoring += ["WeasyPrint PDF"] if "pdf" in wanted and engine != "xelatex" else []
     result.diagnostics += ignored_latex(book.config.get("header-includes"), selected, ignoring)
+    # The site and the WeasyPrint PDF sanitize the same chapters: each HTML001 once.
+    result.diagnostics = list(dict.fromkeys(result.diagnostics))
     progress.step("done")
     return result
+
+
+def output_file(book: Book, out_dir: Path, name: str) -> Path:
+    """``out_dir/name`` when it stays inside ``out_dir``; else SEC001 at ``pdf.filename``.
+
+    ``pdf: {filename: ../../x/pwned}`` or an absolute name would write anywhere.
+    """
+    from .load.discover import entry_line
+
+    path = book.config.path
+    text = path.read_text(encoding="utf-8", errors="replace") if path else ""
+    return inside(
+        out_dir / name,
+        out_dir,
+        what="PDF file name (pdf.filename)",
+        written=name,
+        file=path,
+        line=entry_line(text, "pdf", "filename") if text else 0,
+        folder="the output folder",
+        hint=f"name a file inside the output folder ({out_dir}), e.g. pdf: {{filename: book}}; "
+        "--out chooses the folder",
+    )
 
 
 def font_problems(book: Book, strict: bool) -> list[Diagnostic]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import signal
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -58,6 +61,12 @@ def main() -> None:
     default=None,
     help="Cache folder (default: PROJECT/.kobook-cache).",
 )
+@click.option(
+    "--trust",
+    is_flag=True,
+    help="Pass the book's raw LaTeX to XeLaTeX unscreened (SEC003 otherwise). "
+    "Only for sources you trust: never for pull requests from strangers.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress output.")
 def build(
     formats: tuple[str, ...],
@@ -69,6 +78,7 @@ def build(
     strict: bool,
     offline: bool,
     cache_dir: Path | None,
+    trust: bool,
     quiet: bool,
 ) -> None:
     """Build the book: pdf, html or all (default: pdf)."""
@@ -87,6 +97,7 @@ def build(
             cache_dir=cache_dir,
             progress=progress,
             offline=offline,
+            trust=trust,
         )
     for note in result.notes:
         click.echo(note, err=True)
@@ -200,17 +211,81 @@ def doctor(project: Path) -> None:
 
 
 def run() -> None:
-    """Entry point that turns :class:`KobookError` into a message and exit code 1."""
+    """Entry point that turns :class:`KobookError` into a message and exit code 1.
+
+    Ctrl-C, SIGTERM and SIGHUP stop the build cleanly (``tools.stop_on_signals``):
+    temporary outputs are removed, the message is "interrupted", the exit code
+    128 + the signal's number (130 for Ctrl-C).
+    """
+    from .tools import stop_on_signals
+
+    stop_on_signals()
     try:
         main(standalone_mode=False)
     except KobookError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:  # click turns KeyboardInterrupt into Abort
+        cause = exc.__cause__ or exc.__context__
+        if isinstance(cause, KeyboardInterrupt):
+            interrupted(cause)
         click.echo("aborted", err=True)
         sys.exit(130)
+    except KeyboardInterrupt as exc:
+        interrupted(exc)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    # The last resort for what the limits (LIMIT001) did not catch first: a message, no traceback.
+    except RecursionError:
+        click.echo(f"error: {TOO_DEEP}", err=True)
+        sys.exit(1)
+    except MemoryError:
+        click.echo(f"error: {TOO_LARGE}", err=True)
+        sys.exit(1)
+    except OSError as exc:
+        click.echo(f"error: {os_error_message(exc)}", err=True)
+        sys.exit(1)
+
+
+def interrupted(exc: KeyboardInterrupt) -> NoReturn:
+    """End after Ctrl-C or a signal: one line, no traceback, exit 128 + signal number."""
+    signum = getattr(exc, "signum", signal.SIGINT)
+    name = "" if signum == signal.SIGINT else f" ({signal.Signals(signum).name})"
+    click.echo(f"interrupted{name}", err=True)
+    sys.exit(128 + signum)
+
+
+TOO_DEEP = (
+    "the book nests too deeply to process (Python's recursion limit was reached)\n"
+    "  → flatten the most deeply nested block quotes (> > >) or lists; "
+    "build one chapter at a time with --chapter to find it"
+)
+TOO_LARGE = (
+    "out of memory: the book, or one of its files or images, is too large to process\n"
+    "  → split very large chapters into several files, or shrink the largest images"
+)
+OS_HINTS = {
+    errno.EACCES: "check the permissions of the file and its folder, or build with --out elsewhere",
+    errno.EPERM: "check the permissions of the file and its folder, or build with --out elsewhere",
+    errno.EROFS: "the file system is read-only: build with --out on a writable one",
+    errno.ENOENT: "check that the path and its folders exist",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.EEXIST: "a file is in the way: move it, or choose another --out",
+    errno.ENOSPC: "the disk is full: free some space",
+}
+
+
+def os_error_message(exc: OSError) -> str:
+    """An :class:`OSError` (permissions, a missing folder, a full disk) as one clear line.
+
+    It is the machine's answer, not a bug in kobook, so the user sees the file
+    and the reason rather than a traceback.
+    """
+    paths = " → ".join(str(p) for p in (exc.filename, exc.filename2) if p is not None)
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    text = f"cannot read or write {paths}: {reason}" if paths else f"{reason}"
+    hint = OS_HINTS.get(exc.errno or 0)
+    return f"{text}\n  → {hint}" if hint else text

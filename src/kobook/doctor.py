@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 
+from . import limits, tools
 from .write.fonts import (
     EMOJI,
     SCRIPT_NAME,
@@ -19,14 +19,16 @@ def tex_report() -> list[tuple[bool, str]]:
     lines = []
     xelatex = shutil.which("xelatex")
     if xelatex:
-        version = subprocess.run([xelatex, "--version"], capture_output=True, text=True).stdout
+        version = tools.run(
+            [xelatex, "--version"], timeout=limits.TOOL_TIMEOUT, what="xelatex --version", text=True
+        ).stdout
         lines.append((True, f"xelatex: {version.splitlines()[0] if version else xelatex}"))
         kpse = shutil.which("kpsewhich")
         for package in ("kotex.sty", "xeCJK.sty", "ctexhook.sty", "fvextra.sty"):
             found = ""
             if kpse:
-                found = subprocess.run(
-                    [kpse, package], capture_output=True, text=True
+                found = tools.run(
+                    [kpse, package], timeout=limits.TOOL_TIMEOUT, what="kpsewhich", text=True
                 ).stdout.strip()
             lines.append((bool(found), f"  {package}: {found or 'missing'}"))
     else:

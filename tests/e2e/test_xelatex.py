@@ -179,6 +179,7 @@ def test_latex_error_names_the_chapter(make_book: BookMaker, tmp_path: Path) -> 
             "pdf",
             "--engine",
             "xelatex",
+            "--trust",  # the broken raw LaTeX must reach XeLaTeX (else SEC003 leaves it out)
             "--project",
             str(root),
             "--cache-dir",

@@ -11,26 +11,20 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from ..boundary import inside
 from ..errors import KobookError
 from ..lang import language_of
 from ..load import Config, load_config
 from ..load.book import chapter_files
+from ..load.config import key_line
 from ..load.frontmatter import split_front_matter
+from ..load.schema import CHECK_KEYS, as_choice
+from ..load.textfile import read_text_file
 from .glossary import load_glossary
 from .model import SEVERITIES, Finding, Rule, Settings
+from .proof import CHK005, proven_fix
 from .rules import BY_ID, RULES
-from .runner import FileReport, check_text, fix_text, read_source, write_atomic
-
-CHECK_KEYS = {
-    "select",
-    "ignore",
-    "quotes",
-    "ellipsis",
-    "fail-on",
-    "glossary-first-use",
-    "fix-emphasis",
-    "untranslated-min-words",
-}
+from .runner import FileReport, check_text, fix_text, save_fixed
 
 
 def settings_from(config: Config, root: Path) -> Settings:
@@ -54,8 +48,8 @@ def settings_from(config: Config, root: Path) -> Settings:
     if raw.get("select"):
         settings.select = {str(r) for r in raw["select"]}
     settings.ignore = {str(r) for r in raw.get("ignore") or []}
-    settings.quotes = str(raw.get("quotes", "curly"))
-    settings.ellipsis = str(raw.get("ellipsis", "…"))
+    settings.quotes = str(as_choice(raw.get("quotes", "curly")))  # YAML reads off as false
+    settings.ellipsis = str(as_choice(raw.get("ellipsis", "…")))  # YAML reads off as false
     settings.fail_on = str(raw.get("fail-on", "warning"))
     settings.glossary_first_use = bool(raw.get("glossary-first-use", True))
     settings.fix_emphasis = bool(raw.get("fix-emphasis", False))
@@ -77,6 +71,13 @@ def settings_from(config: Config, root: Path) -> Settings:
     settings.particle_words = {str(k): str(v) for k, v in words.items()}
     glossary_name = config.get("glossary") or "glossary.yaml"
     glossary_path = root / str(glossary_name)
+    if glossary_path.exists() or glossary_path.is_symlink():
+        # Named in metadata.yaml: the message points there; else at the file itself.
+        where, line = glossary_path, 0
+        if config.get("glossary") and config.path is not None:
+            where = config.path
+            line = key_line(config.path.read_text("utf-8", "replace"), "glossary")
+        inside(glossary_path, root, what="glossary file", file=where, line=line)
     if glossary_path.is_file():
         settings.glossary = {"terms": load_glossary(glossary_path), "path": glossary_path}
     elif config.get("glossary"):
@@ -92,13 +93,20 @@ def settings_from(config: Config, root: Path) -> Settings:
 def source_files(
     root: Path, paths: list[Path] | None = None, config: Config | None = None
 ) -> list[Path]:
-    """The files to check: the given ones (folders expanded), else the book's chapters."""
+    """The files to check: the given ones (folders expanded), else the book's chapters.
+
+    Each one must resolve inside the project (SEC001): ``--fix`` never writes
+    elsewhere, whatever path or symlink it is given.
+    """
     if paths:
         found: list[Path] = []
-        for path in paths:
-            path = path.resolve()
+        hint = "kobook check reads and fixes only files inside the project folder (--project)"
+        for given in paths:
+            path = inside(given, root, what="path to check", hint=hint)
             if path.is_dir():
-                found += sorted(path.rglob("*.md"))
+                for file in sorted(path.rglob("*.md")):
+                    inside(file, root, what="file to check", file=file, hint=hint)
+                    found.append(file)
             elif path.is_file():
                 found.append(path)
             else:
@@ -137,18 +145,25 @@ def check_files(
             )
     reports = []
     for path in source_files(root, paths, config):
-        text = read_source(path)
+        source = read_text_file(path)
+        text = source.text
         report = FileReport(path=path, doc_text=text)
         file_settings = settings
         own_lang = split_front_matter(text, path).meta.get("lang")
         if own_lang:
             file_settings = dataclasses.replace(settings, language=language_of(str(own_lang)))
         if fix:
-            fixed, remaining = fix_text(text, path, file_settings)
-            report.fixed_text = fixed
-            report.findings = remaining
-            if write and fixed != text:
-                write_atomic(path, fixed)
+            # pandoc proves each fix changed only prose (proof.py); refused ones are CHK004.
+            proven = proven_fix(text, path, file_settings)
+            report.fixed_text = proven.text
+            report.findings = proven.findings
+            problem = save_fixed(source, proven.text) if write and proven.text != text else None
+            if problem:
+                report.fixed_text = text
+                report.findings = [
+                    Finding(CHK005, 0, 0, f"not written: {problem}", None, "error"),
+                    *check_text(text, path, file_settings),
+                ]
         else:
             report.findings = check_text(text, path, file_settings)
         reports.append(report)

@@ -73,6 +73,12 @@ def regions(doc: SourceDoc) -> list[tuple[int, str]]:
     return [(start, doc.text[start:end]) for start, end in merged]
 
 
+def nested(text: str, start: int, marker: str) -> bool:
+    """Is an odd number of ``marker`` open before ``start`` in its paragraph?"""
+    paragraph = max(text.rfind("\n\n", 0, start), 0)
+    return text.count(marker, paragraph, start) % 2 == 1
+
+
 def ko010_emphasis(doc: SourceDoc, settings: Settings) -> Iterator[Finding]:
     text = doc.text
     for offset, prose in regions(doc):
@@ -82,6 +88,8 @@ def ko010_emphasis(doc: SourceDoc, settings: Settings) -> Iterator[Finding]:
             if commonmark_reads(text, start, end, marker):
                 continue
             fixed = rewrite(inner, marker) if settings.fix_emphasis else None
+            if fixed and nested(text, start, marker):
+                fixed = None  # moving markers inside another **…** changes both spans
             yield Finding(
                 "KO010",
                 start,

@@ -57,6 +57,7 @@ def run_check(
         ignore=ignore or None,
         settings=settings,
     )
+    changed = [r for r in reports if r.fixed_text is not None and r.fixed_text != r.doc_text]
     if diff:
         for report in reports:
             text = report.diff()
@@ -93,9 +94,10 @@ def run_check(
                 f"{relative(path, root)}:{d.location.line}:{d.location.col}: "
                 f"{f.rule} {f.message}{fixable}"
             )
-        changed = [r for r in reports if r.fixed_text is not None and r.fixed_text != r.doc_text]
         if fix and not diff:
             click.echo(f"fixed {len(changed)} file(s)", err=True)
+        if diff and changed:
+            click.echo(f"--fix would change {len(changed)} file(s)", err=True)
         counts = Counter(f.rule for _, _, f in rows)
         if counts:
             fixable_count = sum(1 for _, _, f in rows if f.replacement is not None)
@@ -105,7 +107,7 @@ def run_check(
             )
             for rule, _n in sorted(counts.items()):
                 click.echo(f"  {rule}: {BY_ID[rule].summary}", err=True)
-        else:
+        elif not (diff and changed):
             click.echo("no problems found", err=True)
     if stats:
         click.echo("\ntranslation progress (prose paragraphs with Hangul):")
@@ -115,7 +117,8 @@ def run_check(
                 f"  {relative(report.path, root)}: {numbers.translated}/{numbers.paragraphs}"
                 f" ({numbers.percent:.0f}%)"
             )
-    return 1 if failing(reports, settings.fail_on) else 0
+    # --diff is a dry run of --fix: pending fixes fail it like the findings they fix.
+    return 1 if failing(reports, settings.fail_on) or (diff and changed) else 0
 
 
 def run_glossary_extract(

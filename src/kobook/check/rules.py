@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .emphasis import ko010_emphasis
 from .figures import fig001_references, fig002_file_name_alt, img001_missing
 from .glossary import ko012_glossary
 from .leaks import leak001_foreign_syntax
-from .model import Rule
+from .model import Finding, Rule
 from .particles import ko009_particles
+from .separators import ko014_separators
 from .typography import (
     ko001_nfc,
     ko002_invisible,
@@ -100,6 +103,13 @@ RULES: list[Rule] = [
         korean=True,
     ),
     Rule(
+        "KO014",
+        "line or paragraph separator (U+2028, U+2029) in prose",
+        "warning",
+        "fix (a space)",
+        ko014_separators,
+    ),
+    Rule(
         "FIG001",
         "figure references written by hand (Figure 3, 그림3, [그림 3])",
         "warning",
@@ -119,4 +129,29 @@ RULES: list[Rule] = [
         in_build=False,
     ),
 ]
-BY_ID = {rule.id: rule for rule in RULES}
+
+
+def made_by_the_runner(doc: object, settings: object) -> Iterator[Finding]:
+    """Findings of ``NOTICES`` come from ``--fix`` itself, not from a look at the text."""
+    return iter(())
+
+
+# What ``--fix`` reports about itself (proof.py, runner.save_fixed): listed so that
+# the summary can name them, never run as checks.
+NOTICES: list[Rule] = [
+    Rule(
+        "CHK004",
+        "fix not applied: pandoc shows it would change code, math, links or structure",
+        "warning",
+        "report",
+        made_by_the_runner,
+    ),
+    Rule(
+        "CHK005",
+        "fixed file not written: read-only, or changed by another program meanwhile",
+        "error",
+        "report",
+        made_by_the_runner,
+    ),
+]
+BY_ID = {rule.id: rule for rule in [*RULES, *NOTICES]}

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..errors import Diagnostic, Location
 from ..lang import is_korean
+from ..load.textfile import TextFile
 from ..source import parse_source
 from .model import Finding, Settings
 from .rules import RULES
@@ -124,22 +125,57 @@ class FileReport:
 
 
 def read_source(path: Path) -> str:
-    """Read keeping line endings exactly (``\\r\\n`` stays ``\\r\\n``)."""
-    from ..load.config import read_text
+    """The text of ``path`` with LF line ends (see :mod:`kobook.load.textfile`)."""
+    from ..load.textfile import read_text_file
 
-    data = read_text(path)
-    return data
+    return read_text_file(path).text
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` through a temporary file in the same folder; keep its mode."""
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Replace ``path`` through a temporary file in the same folder; keep its mode.
+
+    A symlink is followed: its target gets the new text and the link stays a link.
+    """
+    path = path.resolve()
     mode = path.stat().st_mode & 0o7777
+    data = text.encode("utf-8") if isinstance(text, str) else text
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def read_only(path: Path) -> bool:
+    """No write permission for us, or none for anyone (0444 stays 0444, even for root)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return True
+    return not os.access(path, os.W_OK) or not mode & 0o222
+
+
+def save_fixed(source: TextFile, text: str) -> str | None:
+    """Write fixed LF-only ``text`` over ``source``; return why it was not written, if so.
+
+    The file keeps its line endings, BOM and mode, a symlink's target is
+    updated, a read-only file or folder is left alone, and a file that changed
+    since it was read (another program appended to it) is not overwritten.
+    """
+    target = source.path.resolve()
+    if read_only(target):
+        return "file is read-only (its permissions do not allow writing)"
+    if read_only(target.parent):
+        return f"folder {target.parent} is read-only"
+    data = source.encode(text)
+    try:
+        if target.read_bytes() != source.data:
+            return "file changed while kobook was fixing it; run kobook check --fix again"
+        write_atomic(target, data)
+    except OSError as exc:
+        return f"could not write the file: {exc.strerror or exc}"
+    return None

@@ -15,19 +15,55 @@ heading above chapter level (``# References``) starts unnumbered back matter.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import limits
 from ..errors import KobookError, Location
 from .config import Config, load_config, read_text, validate
 from .discover import discover
 from .frontmatter import split_front_matter
+from .textfile import unify_newlines
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*(?:#+[ \t]*)?$")
 ATTRS = re.compile(r"\s*\{([^{}]*)\}\s*$")
+
+
+class TextIndex:
+    """Line starts and needle places of one text, each found once (for :meth:`Chapter.locate`).
+
+    Results are assigned whole, never extended in place, so chapters located
+    from two threads (the HTML writer's) see complete lists.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._lines: list[int] | None = None
+        self._places: dict[str, list[int]] = {}
+
+    def places(self, needle: str) -> list[int]:
+        found = self._places.get(needle)
+        if found is None:
+            found = []
+            at = self.text.find(needle)
+            while at >= 0:
+                found.append(at)
+                at = self.text.find(needle, at + len(needle))
+            self._places[needle] = found
+        return found
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column of a character offset."""
+        lines = self._lines
+        if lines is None:
+            lines = [0] + [m.end() for m in re.finditer("\n", self.text)]
+            self._lines = lines
+        line = bisect.bisect_right(lines, offset)
+        return line, offset - lines[line - 1] + 1
 
 
 @dataclass
@@ -44,24 +80,38 @@ class Chapter:
     kind: str = "chapter"  # "chapter" | "preface" | "backmatter"
     meta: dict[str, Any] = field(default_factory=dict)  # the file's front matter
     lang: str = ""  # BCP 47: front matter ``lang``, else the book's
+    _text_index: TextIndex | None = field(default=None, init=False, repr=False, compare=False)
 
     def source_line(self, local_line: int) -> int:
         """Line in :attr:`path` of a 1-based line of :attr:`text`."""
         return self.line_offset + local_line
 
     def locate(self, needle: str, occurrence: int = 0) -> Location | None:
-        """Where ``needle`` appears (its ``occurrence``-th time, from 0), or None."""
-        index = self.text.find(needle) if needle else -1
-        for _ in range(occurrence):
-            later = self.text.find(needle, index + len(needle)) if index >= 0 else -1
-            if later < 0:
-                break
-            index = later
-        if index < 0:
+        """Where ``needle`` appears (its ``occurrence``-th time, from 0; past the
+        last one, the last one), or None.
+
+        Passes report every occurrence of a needle in turn, so the places of
+        each needle and the start of each line are found once per text
+        (:class:`TextIndex`): a chapter with 20,000 findings stays linear.
+        """
+        if not needle:
             return None
-        line = self.text.count("\n", 0, index) + 1
-        col = index - (self.text.rfind("\n", 0, index) + 1) + 1
+        index = self._index()
+        if occurrence == 0:
+            at = self.text.find(needle)
+        else:
+            places = index.places(needle)
+            at = places[min(occurrence, len(places) - 1)] if places else -1
+        if at < 0:
+            return None
+        line, col = index.line_col(at)
         return Location(self.path, self.source_line(line), col)
+
+    def _index(self) -> TextIndex:
+        index = self._text_index
+        if index is None or index.text is not self.text:
+            index = self._text_index = TextIndex(self.text)
+        return index
 
 
 @dataclass
@@ -116,17 +166,52 @@ def load_book(root: Path) -> Book:
                 source.path, source.body, level, config.preface_title
             )
             title = title or file_title
+            if not split_asked(config):
+                too_many(found, limits.MAX_AUTO_CHAPTERS, source, auto=True)
         for chapter in found:
             chapter.line_offset += source.body_line if chapter.kind != "fm-title" else 0
             chapter.kind = "chapter" if chapter.kind == "fm-title" else chapter.kind
             chapter.meta = dict(meta)
             chapter.lang = str(meta.get("lang") or config.lang)
         chapters.extend(found)
+    too_many(chapters, limits.MAX_CHAPTERS)
     if not config.title and title:
         config.raw["title"] = title
     number_chapters(chapters)
     assign_ids(chapters, level, len(sources) > 1)
     return Book(root=root, config=config, chapters=chapters, discovery=found_files.reason)
+
+
+def split_asked(config: Config) -> bool:
+    """True when the metadata says at which heading level chapters start."""
+    return (config.get("chapter-level") or "auto") != "auto"
+
+
+def too_many(
+    chapters: list[Chapter], most: int, source: Source | None = None, *, auto: bool = False
+) -> None:
+    """LIMIT004 at the first chapter past ``most``.
+
+    Each chapter is a pandoc run and an HTML page; a file of one-line ``#``
+    headings must not become thousands of them unasked (``limits.py``).
+    """
+    if len(chapters) <= most:
+        return
+    first = chapters[most]
+    line = first.line_offset + 1 + (source.body_line if source else 0)
+    if auto:
+        message = (
+            f"this file would be cut into {len(chapters)} chapters at its headings "
+            f"(at most {most} without 'chapter-level:' in metadata.yaml)"
+        )
+        hint = (
+            "if every heading of that level really starts a chapter, say so: "
+            "chapter-level: 1 (or 2) in metadata.yaml; otherwise split the file"
+        )
+    else:
+        message = f"the book has {len(chapters)} chapters (at most {most})"
+        hint = "a book this long is best built in parts: one project per volume"
+    raise KobookError(message, code="LIMIT004", file=first.path, line=line, hint=hint)
 
 
 @dataclass(frozen=True)
@@ -141,7 +226,8 @@ class Source:
 
 
 def read_source(path: Path) -> Source:
-    text = read_text(path)
+    # LF line ends for every stage: a CR-only file is not one long line (textfile.py).
+    text = unify_newlines(read_text(path))
     front = split_front_matter(text, path)
     return Source(path, text, front.meta, front.body, front.body_line)
 
@@ -239,7 +325,7 @@ def chapter_level(config: Config, sources: list[tuple[Path, str]]) -> int:
     more ``#`` heading (back matter such as ``# References``) over several ``##``
     headings: the common layout of a translated book kept as one Markdown file.
     """
-    value = config.get("chapter-level", "auto")
+    value = config.get("chapter-level") or "auto"  # ``chapter-level:`` alone is auto
     if value != "auto":
         return int(value)
     if len(sources) != 1:
@@ -361,8 +447,10 @@ def assign_ids(chapters: list[Chapter], level: int, many_files: bool) -> None:
 
     One chapter per file: the file stem (``01-memory``).  Split files:
     ``ch03`` for chapter 3, ``preface``/``back1`` for the unnumbered ones.
+    ``index`` is never one: ``index.html`` is the site's table of contents, so
+    ``book/index.md`` becomes ``index-2`` (``--chapter index`` still finds it).
     """
-    seen: set[str] = set()
+    seen: set[str] = {"index"}
     per_file: dict[Path, int] = {}
     for chapter in chapters:
         per_file[chapter.path] = per_file.get(chapter.path, 0) + 1

@@ -17,7 +17,9 @@ from typing import Any
 
 from ..errors import KobookError
 from ..lang import Words, format_date, language_of
+from .encoding import decode_utf8
 from .frontmatter import unfence
+from .schema import Where, check_nested
 from .yamlread import parse_yaml
 
 # key -> (accepted python types, description).  "str|list" keys are normalised to lists.
@@ -146,7 +148,8 @@ class Config:
 
     @property
     def toc_depth(self) -> int:
-        return int(self.raw.get("toc-depth", 2))
+        depth = self.raw.get("toc-depth")
+        return 2 if depth is None else int(depth)
 
     @property
     def numbersections(self) -> bool:
@@ -203,6 +206,9 @@ def load_config(path: Path) -> Config:
     """Read ``metadata.yaml`` (or return defaults when there is none)."""
     if not path.exists():
         return Config(raw={}, path=None)
+    from ..boundary import inside  # a committed symlink must not read metadata from elsewhere
+
+    inside(path, path.parent, what="metadata.yaml", file=path)
     data, text = read_yaml(path, "metadata", "CFG001")
     if data is None:
         data = {}
@@ -227,7 +233,10 @@ def key_line(text: str, key: str) -> int:
 
 
 def validate(data: dict[str, Any], path: Path | None, text: str = "") -> None:
-    """Check known keys' types and catch misspelt kobook keys; raise :class:`KobookError`."""
+    """Check known keys' types, misspelt kobook keys, then the values (``schema.py``).
+
+    Raises a :class:`KobookError` at the key's line for the first mistake found.
+    """
     known = {**PANDOC_KEYS, **KOBOOK_KEYS}
     for key, value in data.items():
         key = str(key)
@@ -243,7 +252,8 @@ def validate(data: dict[str, Any], path: Path | None, text: str = "") -> None:
                     line=key_line(text, key),
                     hint=f"example: {key}: {example(key)}",
                 )
-            check_value(key, value, path, text)
+            if value is not None:  # ``key:`` with nothing after it: the default
+                check_value(key, value, path, text)
             continue
         close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.75)
         if close:
@@ -255,6 +265,10 @@ def validate(data: dict[str, Any], path: Path | None, text: str = "") -> None:
                 hint=f"rename it to '{close[0]}' ({known[close[0]][1]})",
             )
         # Any other key is a pandoc variable we do not know: keep it.
+    # Then what is inside the values (schema.py), once every key has the right type.
+    at = Where(path, text)
+    for key, value in data.items():
+        check_nested(str(key), value, at)
 
 
 def check_value(key: str, value: Any, path: Path | None, text: str) -> None:
@@ -285,6 +299,17 @@ def check_value(key: str, value: Any, path: Path | None, text: str) -> None:
                     + (f": did you mean 'original.{close[0]}'?" if close else ""),
                     "original takes: " + ", ".join(sorted(ORIGINAL_KEYS)),
                 )
+        url = value.get("url")
+        if url not in (None, "") and not is_web_url(url):
+            # Printed as a link on the title page of the site and both PDFs.
+            raise KobookError(
+                f"original.url must be an http(s) address, not {str(url)[:80]!r}",
+                code="CFG005",
+                file=path,
+                line=sub_key_line(text, key, "url"),
+                hint='original: {url: https://example.org/the-book} (spaces and <>"{}\\ '
+                "percent-encoded)",
+            )
     if key == "captions":
         for sub in value:
             if sub not in CAPTION_KEYS:
@@ -299,6 +324,30 @@ def check_value(key: str, value: Any, path: Path | None, text: str) -> None:
     # YAML reads a bare on/off as true/false; quoted, they stay text.
     if key == "remote-images" and value not in (True, False, "on", "off"):
         fail(f"remote-images '{value}' is not on or off", "remote-images: off")
+
+
+WEB_URL = re.compile(r"https?://[^\x00-\x20\x7f<>\"{}|\\^`/?#]+[^\x00-\x20\x7f<>\"{}|\\^`]*", re.I)
+
+
+def is_web_url(value: Any) -> bool:
+    """An ``http(s)://host...`` address with nothing a link or ``\\url{}`` could choke on."""
+    return isinstance(value, str) and WEB_URL.fullmatch(value) is not None
+
+
+def sub_key_line(text: str, key: str, sub: str) -> int:
+    """Line of ``sub:`` inside the mapping under ``key:`` (block or ``{...}`` style)."""
+    start = key_line(text, key)
+    if not start:
+        return 0
+    lines = text.splitlines()
+    pattern = re.compile(rf"""(?:^|[\s{{,])["']?{re.escape(sub)}["']?\s*:""")
+    for number in range(start, len(lines) + 1):
+        line = lines[number - 1]
+        if number > start and line.strip() and not line[:1].isspace():
+            break  # the next top-level key
+        if pattern.search(line if number > start else line.split(":", 1)[1]):
+            return number
+    return start
 
 
 def type_names(types: tuple[type, ...]) -> str:
@@ -319,33 +368,45 @@ def example(key: str) -> str:
     return examples.get(key, '"..."')
 
 
-def read_text(path: Path) -> str:
-    """Read a UTF-8 text file; other encodings get an error that says how to convert."""
-    data = path.read_bytes()
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        guess = guess_encoding(data)
+def read_text(path: Path, data: bytes | None = None) -> str:
+    """Read a UTF-8 text file; other bytes get an error that fits them (``encoding.py``).
+
+    ``data``: the file's bytes, when the caller has read them already (``--fix``
+    keeps them to see whether the file changed before it writes).
+    """
+    return decode_utf8(path, read_bytes(path) if data is None else data)
+
+
+def read_bytes(path: Path) -> bytes:
+    """A book file's bytes, refused (LIMIT003) past ``limits.MAX_FILE_BYTES``.
+
+    The size is checked with ``stat`` before anything is read, and the read
+    itself stops one byte past the limit, so neither a 50 MB chapter nor a
+    file that never ends (a FIFO, a device) is read into memory or waited for.
+    """
+    import stat
+
+    from .. import limits
+
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
         raise KobookError(
-            f"file is not UTF-8 (byte 0x{data[exc.start]:02x} at line {line})"
-            + (f"; it looks like {guess}" if guess else ""),
-            code="ENC001",
+            "not a regular file",
+            code="LIMIT003",
             file=path,
-            line=line,
-            hint=f"convert it: iconv -f {guess or 'CP949'} -t UTF-8 '{path}' -o '{path}.utf8' "
-            f"&& mv '{path}.utf8' '{path}'",
-        ) from None
-
-
-def guess_encoding(data: bytes) -> str:
-    """Name the legacy encoding Korean files usually come in, if it decodes."""
-    for name in ("cp949", "euc-kr", "utf-16"):
-        try:
-            data.decode(name)
-        except UnicodeDecodeError:
-            continue
-        return name.upper()
-    return ""
+            hint="chapters, metadata and glossaries must be ordinary files",
+        )
+    most = limits.MAX_FILE_BYTES
+    data = b""
+    if info.st_size <= most:
+        with path.open("rb") as handle:
+            data = handle.read(most + 1)  # it may have grown since
+    if info.st_size > most or len(data) > most:
+        size = max(info.st_size, len(data))
+        raise KobookError(
+            f"file is too large: {size / 2**20:.1f} MiB (at most {most / 2**20:g} MiB per file)",
+            code="LIMIT003",
+            file=path,
+            hint="split it into several chapter files (list them under 'chapters:')",
+        )
+    return data

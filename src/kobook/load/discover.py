@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
+from ..boundary import inside
 from ..errors import KobookError
-from .config import Config
+from .config import Config, key_line
 
 NOT_CHAPTERS = (
     "readme",
@@ -45,9 +46,10 @@ def is_repository_paper(path: Path) -> bool:
     )
 
 
-def markdown_in(folder: Path, *, recursive: bool = False) -> list[Path]:
+def markdown_in(folder: Path, *, recursive: bool = False, root: Path | None = None) -> list[Path]:
+    """The Markdown files in ``folder``; with ``root``, each must resolve inside it (SEC001)."""
     pattern = "**/*.md" if recursive else "*.md"
-    return sorted(
+    found = sorted(
         p
         for p in folder.glob(pattern)
         if p.is_file()
@@ -55,12 +57,20 @@ def markdown_in(folder: Path, *, recursive: bool = False) -> list[Path]:
         and not is_repository_paper(p)
         and not any(part.startswith((".", "_")) for part in p.relative_to(folder).parts[:-1])
     )
+    if root is not None:
+        for path in found:  # a symlink committed into book/ must not lead out of the book
+            inside(path, root, what="chapter file", file=path)
+    return found
 
 
-def summary_files(summary: Path) -> list[Path]:
-    """The chapter files an mdBook ``SUMMARY.md`` links, in its order (drafts skipped)."""
+def summary_files(summary: Path, root: Path | None = None) -> list[Path]:
+    """The chapter files an mdBook ``SUMMARY.md`` links, in its order (drafts skipped).
+
+    With ``root``, a link that resolves outside it is SEC001 at its line.
+    """
     found: list[Path] = []
-    for line in summary.read_text(encoding="utf-8", errors="replace").split("\n"):
+    lines = summary.read_text(encoding="utf-8", errors="replace").split("\n")
+    for number, line in enumerate(lines, 1):
         match = SUMMARY_LINK.match(line)
         if not match:
             continue
@@ -68,6 +78,8 @@ def summary_files(summary: Path) -> list[Path]:
         if not target:
             continue  # a draft chapter: [Title]()
         path = (summary.parent / target).resolve()
+        if root is not None and path.is_file():
+            inside(summary.parent / target, root, what="chapter", file=summary, line=number)
         if path.is_file() and path.suffix.lower() == ".md" and path not in found:
             found.append(path)
     return found
@@ -75,8 +87,11 @@ def summary_files(summary: Path) -> list[Path]:
 
 def listed_files(root: Path, config: Config) -> list[Path]:
     files = []
+    text = config.path.read_text(encoding="utf-8", errors="replace") if config.path else ""
     for name in config.get("chapters"):
-        path = (root / name).resolve()
+        line = entry_line(text, "chapters", name)
+        what = "chapter listed under 'chapters:'"
+        path = inside(root / name, root, what=what, file=config.path, line=line, written=name)
         if not path.is_file():
             raise KobookError(
                 f"chapter file not found: {name}",
@@ -88,6 +103,19 @@ def listed_files(root: Path, config: Config) -> list[Path]:
     return files
 
 
+def entry_line(text: str, key: str, value: str) -> int:
+    """The line of ``value`` in the YAML under ``key`` (else the key's line).
+
+    ``key: [a, b]`` holds its values on the key's own line, a block list below it.
+    """
+    start = key_line(text, key)
+    lines = text.split("\n")
+    for number in range(max(start - 1, 0), len(lines)):
+        if value in lines[number]:
+            return number + 1
+    return start
+
+
 def discover(root: Path, config: Config) -> Discovery:
     """The chapter files in reading order, with the reason they were chosen."""
     if config.get("chapters"):
@@ -95,16 +123,16 @@ def discover(root: Path, config: Config) -> Discovery:
         return Discovery(files, f"{len(files)} file(s) listed under 'chapters:' in metadata.yaml")
     absent = "no 'chapters:' in metadata.yaml"
     book_dir = root / "book"
-    if book_dir.is_dir() and (files := markdown_in(book_dir)):
+    if book_dir.is_dir() and (files := markdown_in(book_dir, root=root)):
         return Discovery(files, f"book/*.md, in file name order ({absent})")
     summary = root / "src" / "SUMMARY.md"
-    if summary.is_file() and (files := summary_files(summary)):
+    if summary.is_file() and (files := summary_files(summary, root)):
         return Discovery(files, f"the files src/SUMMARY.md links, in its order ({absent})")
     for name in ("docs", "chapters"):
         folder = root / name
-        if folder.is_dir() and (files := markdown_in(folder, recursive=True)):
+        if folder.is_dir() and (files := markdown_in(folder, recursive=True, root=root)):
             return Discovery(files, f"{name}/**/*.md, in path order ({absent})")
-    files = markdown_in(root)
+    files = markdown_in(root, root=root)
     skipped = sorted(p.name for p in root.glob("*.md") if is_repository_paper(p))
     reason = f"the Markdown files at the top of the project ({absent}; no book/, docs/, chapters/)"
     if skipped:

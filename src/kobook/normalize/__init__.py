@@ -17,6 +17,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cache import Cache
 from ..errors import Diagnostic, KobookError, Location
 from ..lang import language_of
 from ..load import Book
@@ -59,9 +60,15 @@ def settings(book: Book) -> Any:
     return result
 
 
-def normalize_book(book: Book) -> NormalizeReport:
-    """Normalize every chapter's text in place; return what is left to fix by hand."""
-    from ..check.runner import fix_text
+def normalize_book(book: Book, cache: Cache | None = None) -> NormalizeReport:
+    """Normalize every chapter's text in place; return what is left to fix by hand.
+
+    pandoc proves that the fixes changed only prose, as for ``kobook check
+    --fix`` (``kobook.check.proof``): a fix that would change code, math, links
+    or structure is left out and reported as CHK004.  ``cache`` (the build's)
+    keeps the proof's parses, so a rebuild does not run pandoc for it again.
+    """
+    from ..check.proof import proven_fix
     from ..source import parse_source
 
     report = NormalizeReport()
@@ -73,7 +80,8 @@ def normalize_book(book: Book) -> NormalizeReport:
             continue
         language = language_of(chapter.lang or book.config.lang)
         chapter_rules = dataclasses.replace(rules, language=language)
-        fixed, remaining = fix_text(text, chapter.path, chapter_rules, build_only=True)
+        proven = proven_fix(text, chapter.path, chapter_rules, build_only=True, cache=cache)
+        fixed, remaining = proven.text, proven.findings
         # NFC also outside prose is harmless for the build (never written back).
         chapter.text = normalize_text(fixed)
         report.fixed += fixed != text

@@ -10,7 +10,8 @@ from typing import Any
 from ..cache import Cache, digest
 from ..lang import language_of
 from ..load import Book, Chapter
-from .pandoc import READER, markdown_to_ast, pandoc_version
+from . import guard
+from .pandoc import READER, load_json, markdown_to_ast, pandoc_version
 
 
 @dataclass
@@ -35,14 +36,26 @@ def reader_for(chapter: Chapter) -> str:
     return READER
 
 
-def parse_chapter(chapter: Chapter, cache: Cache) -> Doc:
+def parse_chapter(chapter: Chapter, cache: Cache, *, checked: bool = False) -> Doc:
+    """One chapter's AST: from the cache, else from pandoc (the source checked first).
+
+    :mod:`~kobook.parse.guard` refuses, with file and line, what would hang
+    pandoc or nest too deeply for the later stages (LIMIT001, LIMIT002);
+    ``checked``: :func:`parse_book` did that already.
+    """
+    if not checked:
+        guard.check_source(chapter)
     reader = reader_for(chapter)
     key = digest("ast", pandoc_version(), reader, chapter.text)
     cached = cache.get("ast", key, ".json")
     if cached is not None:
-        ast = json.loads(cached)
+        ast = load_json(cached, chapter.path)
     else:
-        ast = markdown_to_ast(chapter.text, reader=reader)
+        ast = markdown_to_ast(
+            chapter.text, reader=reader, what=f"parsing {chapter.path.name}", file=chapter.path
+        )
+    guard.check_depth(ast["blocks"], chapter)
+    if cached is None:
         cache.put("ast", key, json.dumps(ast).encode("utf-8"), ".json")
     return Doc(chapter=chapter, blocks=ast["blocks"], meta=ast.get("meta", {}))
 
@@ -51,14 +64,20 @@ def parse_book(book: Book, cache: Cache) -> list[Doc]:
     """Parse every chapter (cached runs skip pandoc entirely).
 
     pandoc runs as a subprocess, so two chapters are parsed at a time on
-    threads; the order of the result is the order of the book.
+    threads; the order of the result is the order of the book.  Every
+    chapter's source is checked (``guard.check_book``) before the first
+    pandoc run: the build checked it once before its fixes, this is the text
+    after them (a tenth of a second per MB).
     """
+    guard.check_book(book.chapters)
     if len(book.chapters) < 3:
-        return [parse_chapter(chapter, cache) for chapter in book.chapters]
+        return [parse_chapter(chapter, cache, checked=True) for chapter in book.chapters]
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(lambda chapter: parse_chapter(chapter, cache), book.chapters))
+        return list(
+            pool.map(lambda chapter: parse_chapter(chapter, cache, checked=True), book.chapters)
+        )
 
 
 @functools.cache

@@ -63,6 +63,35 @@ def iter_nodes(value: Any) -> Iterator[Node]:
                 stack.extend(reversed(list(item.values())))
 
 
+def copy_tree(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars), made without recursion.
+
+    ``copy.deepcopy`` spends about four Python frames per level of nesting, so a
+    chapter of 250 nested ``>`` quotes raised ``RecursionError`` in the writers;
+    an explicit stack has no such limit (and skips deepcopy's memo, so it is faster).
+    """
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
+    while stack:
+        item, parent, key = stack.pop()
+        copied: Any
+        if isinstance(item, dict):
+            copied = {}
+            for k, child in item.items():
+                copied[k] = child  # scalars are immutable; containers are replaced below
+                if isinstance(child, (dict, list)):
+                    stack.append((child, copied, k))
+        elif isinstance(item, list):
+            copied = list(item)
+            for i, child in enumerate(item):
+                if isinstance(child, (dict, list)):
+                    stack.append((child, copied, i))
+        else:
+            copied = item
+        parent[key] = copied
+    return holder[0]
+
+
 def stringify(value: Any) -> str:
     """Plain text of inlines/blocks (what a reader sees, without markup)."""
     parts: list[str] = []

@@ -5,10 +5,10 @@ from __future__ import annotations
 import functools
 import json
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
+from .. import limits, tools
 from ..errors import KobookError
 
 # pandoc's own markdown (not commonmark): ``**“강조”**를`` is bold there.
@@ -39,34 +39,109 @@ def pandoc_path() -> str:
 
 
 @functools.cache
+def memory_options() -> tuple[str, ...]:
+    """GHC runtime options that cap pandoc's heap at :data:`~kobook.limits.PANDOC_MEMORY`.
+
+    pypandoc-binary's pandoc takes them; a pandoc built without ``-rtsopts``
+    refuses to start with them, and then runs without the cap.
+    """
+    options = ("+RTS", f"-M{limits.PANDOC_MEMORY}", "-RTS")
+    try:
+        proc = tools.run(
+            [pandoc_path(), *options, "--version"],
+            timeout=limits.TOOL_TIMEOUT,
+            what="pandoc --version",
+        )
+    except OSError:
+        return ()
+    return options if proc.returncode == 0 else ()
+
+
+@functools.cache
 def pandoc_version() -> str:
-    out = subprocess.run(
-        [pandoc_path(), "--version"], capture_output=True, text=True, check=True
-    ).stdout
-    return out.split("\n", 1)[0].split()[-1]
+    proc = tools.run(
+        [pandoc_path(), "--version"],
+        timeout=limits.TOOL_TIMEOUT,
+        what="pandoc --version",
+        text=True,
+    )
+    if proc.returncode != 0:
+        raise KobookError(
+            f"pandoc --version failed: {proc.stderr.strip()[:300]}",
+            code="ENV001",
+            hint="pip install pypandoc-binary (kobook's own dependency; reinstall kobook)",
+        )
+    return str(proc.stdout).split("\n", 1)[0].split()[-1]
 
 
-def run_pandoc(args: list[str], stdin: str, *, what: str = "pandoc") -> str:
-    """Run pandoc with ``args`` on ``stdin``; a failure becomes a :class:`KobookError`."""
-    proc = subprocess.run(
-        [pandoc_path(), *args],
+def run_pandoc(
+    args: list[str], stdin: str, *, what: str = "pandoc", file: Path | None = None
+) -> str:
+    """Run pandoc with ``args`` on ``stdin``; a failure becomes a :class:`KobookError`.
+
+    Each run has a time limit and a heap limit (``limits.py``): Markdown that
+    sends pandoc's parser into exponential backtracking is stopped (LIMIT006,
+    LIMIT007), not waited for.
+    """
+    proc = tools.run(
+        [pandoc_path(), *memory_options(), *args],
         input=stdin.encode("utf-8"),
-        capture_output=True,
+        timeout=limits.PANDOC_TIMEOUT,
+        what=f"pandoc ({what})",
+        file=file,
+        hint="look for long runs of unclosed [, <, ' or * in one paragraph, "
+        "or split the chapter; build it alone with --chapter to find it",
     )
     if proc.returncode != 0:
         message = proc.stderr.decode("utf-8", "replace").strip()
-        raise KobookError(f"{what} failed: {message}", code="PANDOC001")
+        if "Heap exhausted" in message:
+            raise KobookError(
+                f"pandoc ({what}) reached its memory limit ({limits.PANDOC_MEMORY}) "
+                "and was stopped",
+                code="LIMIT007",
+                file=file,
+                hint="split the chapter into smaller files; look for long runs of "
+                "unclosed [ or [^ in one paragraph",
+            )
+        raise KobookError(f"{what} failed: {message}", code="PANDOC001", file=file)
     return proc.stdout.decode("utf-8")
 
 
 def markdown_to_ast(
-    text: str, extra_args: list[str] | None = None, *, reader: str = READER
+    text: str,
+    extra_args: list[str] | None = None,
+    *,
+    reader: str = READER,
+    what: str = "parse",
+    file: Path | None = None,
 ) -> dict[str, Any]:
     """Parse Markdown into pandoc's JSON AST (a dict with ``blocks`` and ``meta``)."""
-    out = run_pandoc(["-f", reader, "-t", "json", *(extra_args or [])], text, what="parse")
-    return dict(json.loads(out))
+    out = run_pandoc(["-f", reader, "-t", "json", *(extra_args or [])], text, what=what, file=file)
+    return dict(load_json(out, file))
+
+
+def load_json(data: str | bytes, file: Path | None = None) -> Any:
+    """``json.loads`` of pandoc's JSON; nesting too deep for Python is LIMIT001, not a crash."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise too_deep(file) from None
+
+
+def too_deep(file: Path | None) -> KobookError:
+    return KobookError(
+        "the text nests too deeply to process",
+        code="LIMIT001",
+        file=file,
+        hint=f"at most {limits.MAX_AST_DEPTH} levels of elements inside each other "
+        "(quotes, lists, divs, emphasis, links, spans): flatten the deepest ones",
+    )
 
 
 def ast_to(doc: dict[str, Any], to: str, args: list[str] | None = None) -> str:
     """Render a JSON AST with one of pandoc's writers (``html5``, ``latex``, ...)."""
-    return run_pandoc(["-f", "json", "-t", to, *(args or [])], json.dumps(doc), what=f"{to}")
+    try:
+        payload = json.dumps(doc)
+    except RecursionError:
+        raise too_deep(None) from None
+    return run_pandoc(["-f", "json", "-t", to, *(args or [])], payload, what=f"{to}")

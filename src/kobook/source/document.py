@@ -32,6 +32,7 @@ TABLE_RULE = re.compile(
 )
 BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
 LINK_DEFINITION = re.compile(r"^ {0,3}\[(?!\^)[^\]]+\]:[ \t]*\S.*$", re.M)
+LINE = re.compile(r"[^\n]*(?:\n|$)")
 
 
 @dataclass
@@ -140,6 +141,26 @@ def parse_source(text: str, path: Path | None = None) -> SourceDoc:
 
     pending_ignore: frozenset[str] | None = None
     depth_stack: list[Token] = []
+    # Inline syntax never crosses a block: a stray backtick in one paragraph must not
+    # pair with the opening one of a code span in the next.  Each inline token (a
+    # paragraph, heading, table cell's row) and each stretch between blank lines is
+    # masked on its own.
+    breaks: set[int] = set()
+    blank: set[int] = set()
+    for index, each in enumerate(LINE.finditer(text)):
+        if not each.group(0).strip(" \t\r\n"):
+            blank.add(index)
+            breaks.update((index, index + 1))
+    # Lines with text that no inline token holds are syntax: reference definitions
+    # (their URL and title may sit on the lines after ``[ref]:``) and the like.
+    inline_lines: set[int] = set()
+    for token in tokens:
+        if token.type == "inline" and token.map:
+            breaks.update(token.map)
+            inline_lines.update(range(*token.map))
+    for line in range(len(doc.line_starts)):
+        if line not in inline_lines and line not in blank:
+            block_lines(line, line + 1)
     for token in tokens:
         if token.type in CODE_BLOCKS and token.map:
             block_lines(*token.map)
@@ -172,11 +193,35 @@ def parse_source(text: str, path: Path | None = None) -> SourceDoc:
             line += 1
             continue
         first = line
-        while line < line_count and not blocked[line]:
+        line += 1
+        while line < line_count and not blocked[line] and line not in breaks:
             line += 1
         start = doc.line_offset(first)
         end = doc.line_offset(line) if line < line_count else len(text)
         for span_start, span_end in mask_inline(text, start, end):
             if span_end > span_start:
                 doc.spans.append((span_start, span_end))
+    doc.spans = without_open_comments(text, doc.spans)
     return doc
+
+
+def without_open_comments(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` minus HTML comments that run past their block.
+
+    pandoc reads ``글 <!-- 원문\n\n원문 -->`` as one paragraph holding one
+    comment; markdown-it (and so each block's masking) sees two paragraphs.
+    """
+    out: list[tuple[int, int]] = []
+    cut_until = -1
+    for start, end in spans:
+        start = max(start, cut_until)
+        while start < end:
+            opening = text.find("<!--", start, end)
+            closing = text.find("-->", opening + 4) if opening >= 0 else -1
+            if closing < 0:
+                out.append((start, end))
+                break
+            if opening > start:
+                out.append((start, opening))
+            cut_until = start = closing + 3
+    return out

@@ -80,7 +80,9 @@ def math_span(text: str, start: int, end: int) -> int | None:
         if char == "\n" and text[index + 1 : index + 2] == "\n":
             return None
         if char == "$":
-            if text[index - 1].isspace():
+            # pandoc: a U+00A0 before the closing $ is not a space (math), one after
+            # the opening $ is (not math).
+            if text[index - 1] in " \t\n\r":
                 return None
             if index + 1 < end and text[index + 1].isdigit():
                 return None

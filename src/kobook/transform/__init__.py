@@ -22,6 +22,7 @@ from .figures import check_images, implicit_figures, number_figures
 from .headings import shift_headings
 from .ids import unique_ids
 from .leaks import report_leaks
+from .links import check_links
 from .sections import number_sections
 from .tables import number_tables
 
@@ -31,6 +32,7 @@ PASSES: list[tuple[str, Pass]] = [
     ("headings", shift_headings),
     ("callouts", make_callouts),
     ("images", check_images),
+    ("links", check_links),  # file: URLs and PDF attachments from outside the book (SEC001)
     ("implicit-figures", implicit_figures),
     ("figures", number_figures),
     ("tables", number_tables),

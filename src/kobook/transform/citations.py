@@ -13,7 +13,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..boundary import has_scheme, inside, is_file_url
 from ..cache import digest
+from ..errors import KobookError
+from ..load.config import key_line
 from ..parse import Doc, api_version
 from ..parse.ast import iter_nodes, walk
 from ..parse.pandoc import pandoc_version, run_pandoc
@@ -31,10 +34,34 @@ def bibliography_keys(path: Path, mtime: float) -> frozenset[str]:
     return frozenset(re.findall(r"^\s*-?\s*id:\s*['\"]?([^'\"\s]+)", text, re.M))
 
 
+def metadata_line(ctx: Context, key: str) -> int:
+    """The line of ``key`` in metadata.yaml, for messages (0 when unknown)."""
+    path = ctx.book.config.path
+    if path is None or not path.is_file():
+        return 0
+    return key_line(path.read_text(encoding="utf-8", errors="replace"), key)
+
+
+def book_file(ctx: Context, name: str, key: str, what: str) -> Path:
+    """``name`` from ``key:`` in metadata.yaml as a path inside the book (else SEC001)."""
+    if has_scheme(name):
+        raise KobookError(
+            f"{what} is a URL, not a file in the book: {name}",
+            code="SEC002" if not is_file_url(name) else "SEC001",
+            file=ctx.book.config.path,
+            line=metadata_line(ctx, key),
+            hint=f"kobook downloads nothing but images: save the file into the book and "
+            f"name it in '{key}:'",
+        )
+    line = metadata_line(ctx, key)
+    path = ctx.book.config.path
+    return inside(ctx.root / name, ctx.root, what=what, file=path, line=line, written=name)
+
+
 def book_bibliography(ctx: Context) -> list[Path]:
     paths = []
     for name in ctx.book.config.bibliography:
-        path = (ctx.root / name).resolve()
+        path = book_file(ctx, name, "bibliography", "bibliography file")
         if not path.is_file():
             ctx.problem(
                 ctx.book.chapters[0],
@@ -102,7 +129,7 @@ def cite(doc: Doc, ctx: Context) -> Doc:
     args = ["--citeproc"] + [f"--bibliography={p}" for p in paths]
     csl = ctx.book.config.get("csl")
     if csl:
-        args.append(f"--csl={(ctx.root / csl).resolve()}")
+        args.append(f"--csl={citation_style(ctx, str(csl))}")
     document = {"pandoc-api-version": api_version(), "meta": meta, "blocks": doc.blocks}
     payload = json.dumps(document)
     key = digest(
@@ -122,6 +149,35 @@ def cite(doc: Doc, ctx: Context) -> Doc:
             cache.put("cite", key, json.dumps(out).encode(), ".json")
     doc.blocks = prefix_reference_ids(out["blocks"], doc.chapter.id)
     return doc
+
+
+def citation_style(ctx: Context, name: str) -> Path:
+    """The ``csl:`` file: inside the book, present, and independent.
+
+    pandoc downloads the parent of a dependent style (``independent-parent``)
+    from the internet during the build; kobook fetches nothing but images.
+    """
+    path = book_file(ctx, name, "csl", "citation style (csl)")
+    where, line = ctx.book.config.path, metadata_line(ctx, "csl")
+    if not path.is_file():
+        raise KobookError(
+            f"citation style file not found: {name}",
+            code="CITE002",
+            file=where,
+            line=line,
+            hint="fix 'csl:' in metadata.yaml",
+        )
+    if re.search(r"rel\s*=\s*[\"']independent-parent", path.read_text("utf-8", "replace")):
+        raise KobookError(
+            f"citation style {name} is a dependent style: pandoc would download its parent "
+            "style during the build",
+            code="SEC002",
+            file=where,
+            line=line,
+            hint="save the parent style (its independent-parent link) into the book and "
+            "name that file in 'csl:'",
+        )
+    return path
 
 
 def prefix_reference_ids(blocks: list[dict[str, Any]], prefix: str) -> list[dict[str, Any]]:

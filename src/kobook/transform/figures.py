@@ -12,10 +12,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..boundary import is_file_url, within
 from ..parse import Doc
 from ..parse.ast import attr, iter_nodes, stringify, text_inlines, walk
 from . import remote
 from .context import Context, Target
+from .image_files import unreadable_image
 
 IMAGE_EXT = r"(?:png|jpe?g|gif|svg|webp|bmp|tiff?|pdf|heic)"
 FILE_NAME = re.compile(rf"^\S.{{0,150}}\.{IMAGE_EXT}$", re.IGNORECASE)
@@ -28,7 +30,11 @@ def is_file_name(text: str) -> bool:
 
 
 def resolve_image(url: str, doc: Doc, ctx: Context) -> Path | None:
-    """Find an image relative to its chapter file, then to the project root."""
+    """Find an image relative to its chapter file, then to the project root.
+
+    The path is resolved (symlinks followed): the caller checks that it lies
+    inside the book (SEC001) before anything reads it.
+    """
     if re.match(r"^[a-z][a-z0-9+.-]*:", url, re.IGNORECASE):
         return None  # http:, data: ... — not a local file
     from urllib.parse import unquote
@@ -66,9 +72,13 @@ def check_images(doc: Doc, ctx: Context) -> Doc:
         url = node["c"][2][0]
         occurrence = seen.get(url, 0)
         seen[url] = occurrence + 1
+        if is_file_url(url):
+            return refused_image(url, "a file: URL is never read", occurrence, doc, ctx)
         if remote.has_scheme(url):
             return remote_image(node, url, occurrence, doc, ctx)
         found = resolve_image(url, doc, ctx)
+        if found is not None and not within(found, ctx.root):
+            return refused_image(url, f"it resolves to {found}", occurrence, doc, ctx)
         if found is None:
             ctx.problem(
                 doc.chapter,
@@ -86,6 +96,18 @@ def check_images(doc: Doc, ctx: Context) -> Doc:
                     [{"t": "Str", "c": f"[{ctx.book.config.words.word('missing-image')}: {url}]"}],
                 ],
             }
+        unreadable = unreadable_image(found)
+        if unreadable:
+            ctx.problem(
+                doc.chapter,
+                "IMG003",
+                f"image file cannot be used: {url}: {unreadable}",
+                needle=url,
+                occurrence=occurrence,
+                hint="open it in an image editor and save it again as PNG or JPEG; "
+                "--keep-going builds with a placeholder",
+            )
+            return missing_placeholder(url, ctx)
         try:
             node["c"][2][0] = found.relative_to(ctx.root).as_posix()
         except ValueError:
@@ -95,6 +117,27 @@ def check_images(doc: Doc, ctx: Context) -> Doc:
 
     doc.blocks = walk(doc.blocks, action)
     return doc
+
+
+def refused_image(url: str, why: str, occurrence: int, doc: Doc, ctx: Context) -> dict[str, Any]:
+    """SEC001 for an image outside the book (or a ``file:`` URL); the placeholder with
+    ``--keep-going``.  Nothing is read from it."""
+    ctx.problem(
+        doc.chapter,
+        "SEC001",
+        f"image resolves outside the book folder: {url} ({why})",
+        needle=url,
+        occurrence=occurrence,
+        hint="copy the image into the book (images/) and link it by a relative path; "
+        "--keep-going builds with a placeholder",
+    )
+    return missing_placeholder(url, ctx)
+
+
+def missing_placeholder(url: str, ctx: Context) -> dict[str, Any]:
+    """``[그림 없음: URL]`` where an image cannot be used."""
+    text = f"[{ctx.book.config.words.word('missing-image')}: {url}]"
+    return {"t": "Span", "c": [attr("", ["missing-image"]), [{"t": "Str", "c": text}]]}
 
 
 HTML_FORMATS = ("html", "html4", "html5")

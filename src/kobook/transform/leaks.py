@@ -697,7 +697,7 @@ def html_leaks(docs: list[Doc], engine: str) -> list[Diagnostic]:
                     text,
                     locator.location(source, f"<{name}"),
                     "rewrite it as Markdown (an image is ![caption](file), a link [text](url)); "
-                    "the HTML site keeps it as it is",
+                    "the HTML site keeps it unless it is unsafe to publish (then HTML001)",
                     "warning",
                 )
             )

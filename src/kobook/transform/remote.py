@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
 from .. import __version__
-from ..cache import Cache, atomic_write, digest
+from ..cache import Cache, atomic_write, digest, entry_name
 from ..errors import KobookError
 
 KIND = "remote"
@@ -109,10 +109,16 @@ def cache_key(url: str) -> str:
 
 
 def cached(url: str, cache: Cache | None) -> Path | None:
-    """The local copy of ``url`` from an earlier download, if there is one."""
+    """The local copy of ``url`` from an earlier download, if there is one.
+
+    A cache entry counts only when its content checks out (``cache.py``): a
+    ``.kobook-cache/`` from a repository cannot supply an image for a URL.
+    """
     key = cache_key(url)
     for suffix in SUFFIXES:
-        for path in (store_path(key, suffix, cache), fallback_path(key, suffix)):
+        found = cache.lookup(KIND, key, suffix) if cache is not None else None
+        fallback = fallback_path(key, suffix)
+        for path in (found, fallback):
             if path is not None and path.is_file():
                 return path
     return None
@@ -124,7 +130,8 @@ def store_path(key: str, suffix: str, cache: Cache | None) -> Path | None:
 
 def fallback_path(key: str, suffix: str) -> Path:
     """Where downloads go when there is no (writable) cache folder."""
-    return Path(tempfile.gettempdir()) / "kobook-remote" / f"{key}{suffix}"
+    # Named with this machine's secret: another user of /tmp cannot plant a file there.
+    return Path(tempfile.gettempdir()) / "kobook-remote" / f"{entry_name(KIND, key)}{suffix}"
 
 
 def store(url: str, data: bytes, suffix: str, cache: Cache | None) -> Path:

@@ -77,10 +77,26 @@ def highlight_css() -> str:
         )
 
 
-def current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+# Outputs are made to be published (a site served as is, a PDF attached to a release):
+# readable by everyone whatever the umask, like ``cp`` and ``install -m 644`` would leave them.
+# (The cache under .kobook-cache/ stays private: mkstemp's 0600.)
+PUBLIC_FILE = 0o644
+PUBLIC_FOLDER = 0o755
+
+
+def public_modes(root: Path) -> None:
+    """Give every file under ``root`` mode 0644 and every folder 0755 (``root`` too).
+
+    Symbolic links are left alone (kobook writes none; chmod would follow them).
+    """
+    os.chmod(root, PUBLIC_FOLDER)
+    for folder, subfolders, files in os.walk(root):
+        for name in subfolders:
+            if not os.path.islink(os.path.join(folder, name)):
+                os.chmod(os.path.join(folder, name), PUBLIC_FOLDER)
+        for name in files:
+            if not os.path.islink(os.path.join(folder, name)):
+                os.chmod(os.path.join(folder, name), PUBLIC_FILE)
 
 
 @contextmanager
@@ -92,7 +108,7 @@ def atomic_output(path: Path) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
-        os.chmod(tmp_path, 0o666 & ~current_umask())
+        os.chmod(tmp_path, PUBLIC_FILE)
         os.replace(tmp_path, path)
     finally:
         tmp_path.unlink(missing_ok=True)
@@ -105,7 +121,7 @@ def atomic_directory(path: Path) -> Iterator[Path]:
     tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}."))
     try:
         yield tmp
-        os.chmod(tmp, 0o777 & ~current_umask())
+        os.chmod(tmp, PUBLIC_FOLDER)
         old = None
         if path.exists():
             old = path.parent / f".{path.name}.old"

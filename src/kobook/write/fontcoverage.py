@@ -11,7 +11,8 @@ from __future__ import annotations
 import bisect
 import functools
 import shutil
-import subprocess
+
+from .. import limits, tools
 
 PREFERRED = (
     "DejaVu Sans",
@@ -30,8 +31,11 @@ def charset(family: str) -> tuple[list[int], list[int]]:
     """Sorted (starts, ends) of the code point ranges ``family`` covers."""
     if shutil.which("fc-match") is None:
         return [], []
-    out = subprocess.run(
-        ["fc-match", "--format=%{charset}", family], capture_output=True, text=True, check=False
+    out = tools.run(
+        ["fc-match", "--format=%{charset}", family],
+        timeout=limits.TOOL_TIMEOUT,
+        what="fc-match",
+        text=True,
     ).stdout
     starts: list[int] = []
     ends: list[int] = []
@@ -58,11 +62,11 @@ def fallback_family(char: str) -> str | None:
     """An installed (non-emoji) family that has ``char``, preferring common ones."""
     if shutil.which("fc-list") is None:
         return None
-    out = subprocess.run(
+    out = tools.run(
         ["fc-list", f":charset={ord(char):x}", "family"],
-        capture_output=True,
+        timeout=limits.TOOL_TIMEOUT,
+        what="fc-list",
         text=True,
-        check=False,
     ).stdout
     families = {line.split(",")[0].strip() for line in out.splitlines() if line.strip()}
     families = {f for f in families if "emoji" not in f.lower()}

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import functools
 import shutil
-import subprocess
 from dataclasses import dataclass, field
 
+from .. import limits, tools
 from ..errors import Diagnostic, KobookError, Location
 from ..load import Config
 
@@ -78,8 +78,8 @@ def fc_list(pattern: str = ":") -> frozenset[str]:
     """Family names fontconfig knows for ``pattern`` (all names of each family)."""
     if shutil.which("fc-list") is None:
         return frozenset()
-    out = subprocess.run(
-        ["fc-list", pattern, "family"], capture_output=True, text=True, check=False
+    out = tools.run(
+        ["fc-list", pattern, "family"], timeout=limits.TOOL_TIMEOUT, what="fc-list", text=True
     ).stdout
     names: set[str] = set()
     for line in out.splitlines():

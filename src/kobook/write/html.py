@@ -4,24 +4,28 @@ Math is MathML (browsers draw it natively), images are copied beside the pages
 with the same relative paths (downloaded remote images under ``images/remote/``),
 links between chapters point at the right page,
 and footnotes keep pandoc's back-links.  No CDN, no remote font or script.
+Raw HTML in chapters is cut down to what is safe to publish (``sanitize.py``,
+HTML001), and every file is world-readable (0644, folders 0755): a site is
+made to be served.
 """
 
 from __future__ import annotations
 
-import copy
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .. import __version__, limits
 from ..cache import atomic_write
+from ..errors import Diagnostic
 from ..load import Book
 from ..parse import Doc
-from ..parse.ast import iter_nodes, keyval
+from ..parse.ast import copy_tree, iter_nodes, keyval
 from ..transform.remote import REMOTE_ATTR
 from . import passes
-from .common import atomic_directory, blocks_to_html, highlight_css, toc_entries
+from .common import atomic_directory, blocks_to_html, highlight_css, public_modes, toc_entries
+from .sanitize import sanitize_blocks
 from .templates import environment
 
 
@@ -47,14 +51,21 @@ def id_pages(docs: list[Doc]) -> dict[str, str]:
     return pages
 
 
-def prepare(doc: Doc, book: Book, pages: dict[str, str]) -> list[Any]:
-    blocks = copy.deepcopy(doc.blocks)
+def prepare(doc: Doc, book: Book, pages: dict[str, str]) -> tuple[list[Any], list[Diagnostic]]:
+    """The site's passes over one chapter (on a copy), sanitized first; also its HTML001s."""
+    blocks, problems = sanitize_blocks(copy_tree(doc.blocks), doc.chapter)
     blocks = passes.heading_numbers(blocks, book.config)
     blocks = passes.equation_numbers(blocks)
     blocks = passes.upright_hangul(blocks)
     blocks = passes.code_languages(blocks)
     blocks = site_remote_images(blocks)
-    return passes.rewrite_links(blocks, pages, page_name(doc))
+    return passes.rewrite_links(blocks, pages, page_name(doc)), problems
+
+
+def page_body(doc: Doc, book: Book, pages: dict[str, str]) -> tuple[str, list[Diagnostic]]:
+    """A chapter page's HTML body and the warnings met while preparing it."""
+    blocks, problems = prepare(doc, book, pages)
+    return blocks_to_html(blocks), problems
 
 
 def local_images(docs: list[Doc]) -> set[str]:
@@ -92,12 +103,18 @@ def site_remote_images(blocks: list[Any]) -> list[Any]:
 
 
 def write_html(
-    book: Book, docs: list[Doc], out: Path, *, all_docs: list[Doc] | None = None
+    book: Book,
+    docs: list[Doc],
+    out: Path,
+    *,
+    all_docs: list[Doc] | None = None,
+    problems: list[Diagnostic] | None = None,
 ) -> Path:
     """Write the site into ``out`` (swapped in atomically); return the index path.
 
     ``all_docs`` is the whole book when ``docs`` is one chapter (``--chapter``),
-    so links and the sidebar still cover every chapter.
+    so links and the sidebar still cover every chapter.  Warnings (HTML001 for
+    raw HTML removed from a chapter) are appended to ``problems``.
     """
     config = book.config
     every = all_docs or docs
@@ -123,7 +140,10 @@ def write_html(
     }
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        bodies = list(pool.map(lambda d: blocks_to_html(prepare(d, book, pages)), docs))
+        rendered = list(pool.map(lambda d: page_body(d, book, pages), docs))
+    bodies = [body for body, _ in rendered]
+    if problems is not None:
+        problems += [p for _, found in rendered for p in found]
 
     if all_docs is not None and len(docs) < len(all_docs) and out.is_dir():
         # --chapter: refresh that chapter's page (and the index) in the existing site.
@@ -164,19 +184,20 @@ def write_site(
         if source.is_file():
             (tmp / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, tmp / name)
-    ids = [e["chapter_id"] for e in chapters]
+    positions: dict[str, int] = {}
+    for number, entry in enumerate(chapters):
+        positions.setdefault(entry["chapter_id"], number)
+    sections: dict[str, list[dict[str, Any]]] = {}
+    for item in toc:
+        if item["level"] != 1:
+            sections.setdefault(item["chapter_id"], []).append(item)
     for doc, body in zip(docs, bodies, strict=True):
-        position = ids.index(doc.chapter.id) if doc.chapter.id in ids else -1
+        position = positions.get(doc.chapter.id, -1)
         prev = chapters[position - 1] if position > 0 else None
         nxt = chapters[position + 1] if 0 <= position < len(chapters) - 1 else None
-        nav = [
-            dict(item, current=item["chapter_id"] == doc.chapter.id)
-            for item in toc
-            if item["level"] == 1 or item["chapter_id"] == doc.chapter.id
-        ]
         html = env.get_template("html/chapter.html.j2").render(
             **common,
-            nav=nav,
+            nav=sidebar(chapters, sections.get(doc.chapter.id, []), position, doc.chapter.id),
             body=body,
             kind=doc.chapter.kind,
             chapter_title=doc.chapter.title,
@@ -196,3 +217,47 @@ def write_site(
         original=original,
     )
     atomic_write(tmp / "index.html", index.encode("utf-8"))
+    public_modes(tmp)
+
+
+def sidebar(
+    chapters: list[dict[str, Any]],
+    sections: list[dict[str, Any]],
+    position: int,
+    chapter_id: str,
+) -> list[dict[str, Any]]:
+    """A chapter page's sidebar: the chapters, and the sections of this one under it.
+
+    A book of more than ``limits.SIDEBAR_CHAPTERS`` chapters lists the ones
+    around this chapter and links to the index for the rest: with every
+    chapter on every page, the site grew with the square of the chapter count.
+    """
+    most = limits.SIDEBAR_CHAPTERS
+    start = 0
+    if len(chapters) > most:
+        start = min(max(position - most // 2, 0), len(chapters) - most)
+    shown = chapters[start : start + most]
+    nav: list[dict[str, Any]] = []
+    if start > 0:
+        nav.append(MORE)
+    for entry in shown:
+        here = entry["chapter_id"] == chapter_id
+        nav.append(dict(entry, current=here))
+        if here:
+            nav += [dict(item, current=True) for item in sections]
+    if start + most < len(chapters):
+        nav.append(MORE)
+    if not 0 <= position < len(chapters):  # a page without a chapter heading
+        nav += [dict(item, current=True) for item in sections]
+    return nav
+
+
+# Stands for the chapters a long book's sidebar leaves out: the index lists them all.
+MORE = {
+    "level": 1,
+    "href": "index.html",
+    "number": "",
+    "title": "…",
+    "chapter_id": "",
+    "current": False,
+}

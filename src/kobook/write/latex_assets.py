@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import functools
 import shutil
-import subprocess
 from pathlib import Path
 
+from .. import limits, tools
 from ..cache import Cache, digest
 from ..errors import KobookError
 
@@ -25,8 +25,8 @@ def convert_image(path: Path, cache: Cache) -> Path:
     data = path.read_bytes()
     if suffix == ".svg":
         key = digest("svg2pdf", data)
-        cached = cache.path("latex-img", key, ".pdf")
-        if cached and cached.exists():
+        cached = cache.lookup("latex-img", key, ".pdf")  # only an entry that checks out
+        if cached is not None:
             return cached
         tool = shutil.which("rsvg-convert")
         if tool is None:
@@ -36,7 +36,13 @@ def convert_image(path: Path, cache: Cache) -> Path:
                 file=path,
                 hint="sudo apt-get install librsvg2-bin (scripts/install-system-deps.sh --tex)",
             )
-        proc = subprocess.run([tool, "-f", "pdf", str(path)], capture_output=True, check=False)
+        proc = tools.run(
+            [tool, "-f", "pdf", str(path)],
+            timeout=limits.TOOL_TIMEOUT,
+            what=f"rsvg-convert on {path.name}",
+            file=path,
+            hint="simplify the SVG, or save it as PNG or PDF",
+        )
         if proc.returncode != 0:
             raise KobookError(
                 f"rsvg-convert failed: {proc.stderr.decode()[:300]}", code="TEX002", file=path
@@ -47,16 +53,26 @@ def convert_image(path: Path, cache: Cache) -> Path:
     from PIL import Image
 
     key = digest("topng", data)
-    cached = cache.path("latex-img", key, ".png")
-    if cached and cached.exists():
+    cached = cache.lookup("latex-img", key, ".png")  # only an entry that checks out
+    if cached is not None:
         return cached
     import io
 
-    with Image.open(io.BytesIO(data)) as image:
-        image.seek(0)
-        frame = image.convert("RGBA")
-        buffer = io.BytesIO()
-        frame.save(buffer, format="PNG")
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.seek(0)
+            frame = image.convert("RGBA")
+            buffer = io.BytesIO()
+            frame.save(buffer, format="PNG")
+    except Exception as exc:  # Pillow: OSError, SyntaxError, ValueError... for damaged data
+        # The build checks images first (IMG003 at the chapter's line); this is what
+        # only a full decode finds, such as a truncated GIF.
+        raise KobookError(
+            f"image file cannot be used: {path.name}: {exc or type(exc).__name__}",
+            code="IMG003",
+            file=path,
+            hint="open it in an image editor and save it again as PNG or JPEG",
+        ) from None
     stored = cache.put("latex-img", key, buffer.getvalue(), ".png")
     return stored or write_temp(buffer.getvalue(), ".png")
 
@@ -72,16 +88,19 @@ def write_temp(data: bytes, suffix: str) -> Path:
 
 @functools.cache
 def emoji_font_file() -> str | None:
-    out = subprocess.run(
+    out = tools.run(
         ["fc-match", "--format=%{file}", "emoji:color=true"],
-        capture_output=True,
+        timeout=limits.TOOL_TIMEOUT,
+        what="fc-match",
         text=True,
-        check=False,
     ).stdout.strip()
     if out and "emoji" in out.lower():
         return out
-    out = subprocess.run(
-        ["fc-list", ":family=Noto Color Emoji", "file"], capture_output=True, text=True, check=False
+    out = tools.run(
+        ["fc-list", ":family=Noto Color Emoji", "file"],
+        timeout=limits.TOOL_TIMEOUT,
+        what="fc-list",
+        text=True,
     ).stdout.strip()
     return out.split(":", 1)[0] if out else None
 
@@ -92,8 +111,8 @@ def emoji_image(sequence: str, cache: Cache) -> Path | None:
     if font_file is None:
         return None
     key = digest("emoji", font_file, sequence)
-    cached = cache.path("emoji", key, ".png")
-    if cached and cached.exists():
+    cached = cache.lookup("emoji", key, ".png")  # only an entry that checks out
+    if cached is not None:
         return cached
     import io
 

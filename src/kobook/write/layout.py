@@ -7,26 +7,11 @@ engine draws it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ..errors import KobookError
 from ..load import Config
-
-PAPER = {
-    "a4": ("210mm", "297mm"),
-    "a5": ("148mm", "210mm"),
-    "a6": ("105mm", "148mm"),
-    "b5": ("176mm", "250mm"),
-    "jisb5": ("182mm", "257mm"),
-    "letter": ("8.5in", "11in"),
-    "legal": ("8.5in", "14in"),
-    "executive": ("7.25in", "10.5in"),
-    "신국판": ("152mm", "225mm"),
-    "crown": ("152mm", "225mm"),
-    "국판": ("148mm", "210mm"),
-}
-LENGTH = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt|bp|px|em)\s*$")
+from ..load.schema import LENGTH, PAPER  # also what metadata validation accepts
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ import base64
 import functools
 import json
 import re
-import subprocess
 from dataclasses import dataclass
 
+from .. import limits, tools
 from ..cache import Cache, digest
 from ..korean.hangul import has_hangul
 
@@ -47,8 +47,11 @@ class MathError(ValueError):
 def hangul_text_font() -> str | None:
     """A Hangul TrueType/OpenType file (ziafont reads neither .ttc nor bitmap fonts)."""
     try:
-        out = subprocess.run(
-            ["fc-list", ":lang=ko", "file", "family"], capture_output=True, text=True, check=False
+        out = tools.run(
+            ["fc-list", ":lang=ko", "file", "family"],
+            timeout=limits.TOOL_TIMEOUT,
+            what="fc-list",
+            text=True,
         ).stdout
     except OSError:
         return None

@@ -55,8 +55,8 @@ def print_ready(path: Path, cache: Cache | None) -> Path:
     if cache is None:
         return path
     key = digest("print-image", VERSION, data)
-    cached = cache.path("print-image", key, ".png")
-    if cached is not None and cached.exists():
+    cached = cache.lookup("print-image", key, ".png")  # only an entry that checks out
+    if cached is not None:
         return cached
     try:
         converted = flatten(data)

@@ -10,7 +10,6 @@ heads, bookmarks from headings and Korean word line breaking.
 from __future__ import annotations
 
 import contextlib
-import copy
 import logging
 import re
 from pathlib import Path
@@ -21,7 +20,7 @@ from ..cache import Cache
 from ..errors import Diagnostic, KobookError, Location
 from ..load import Book, Config
 from ..parse import Doc
-from ..parse.ast import iter_nodes
+from ..parse.ast import copy_tree, iter_nodes
 from ..transform.leaks import html_leaks
 from . import passes, weasy_images
 from .common import atomic_output, blocks_to_html, highlight_css, toc_entries
@@ -29,15 +28,22 @@ from .fonts import resolve_fonts
 from .layout import page_layout
 from .mathsvg import MathError, render_math
 from .pdf_images import print_ready
+from .sanitize import sanitize_blocks
 from .templates import environment
+from .weasy_fetch import BookFetcher, refused_problems
 from .weasy_linebreak import KEEP_ALL, install
 
 CHAPTER_SPLIT = "<!--kobook-chapter-->"
 
 
 def prepare(doc: Doc, book: Book, cache: Cache | None, problems: list[Diagnostic]) -> list[Any]:
-    """The print-specific passes over one chapter (on a copy: other writers see the original)."""
-    blocks = copy.deepcopy(doc.blocks)
+    """The print-specific passes over one chapter (on a copy: other writers see the original).
+
+    Raw HTML is sanitized first, as for the site (HTML001): a chapter's ``<style>`` would
+    be the whole book's page CSS, and its ``<link>``/``<object>`` would be fetched.
+    """
+    blocks, removed = sanitize_blocks(copy_tree(doc.blocks), doc.chapter)
+    problems += removed
     blocks = passes.heading_numbers(blocks, book.config)
     blocks = passes.equation_numbers(blocks)
     blocks = passes.upright_hangul(blocks)
@@ -165,7 +171,7 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
         css=css,
         version=__version__,
     )
-    return html, problems
+    return passes.without_separators(html), problems
 
 
 def word_break(config: Config) -> str:
@@ -211,6 +217,18 @@ def missing_glyph_problems(book: Book, docs: list[Doc], found: dict[str, int]) -
     return problems
 
 
+def allowed_folders(book: Book, cache: Cache | None) -> list[Path]:
+    """What WeasyPrint may read: the book, the cache (downloaded images, print-ready
+    copies; it may be outside the book with --cache-dir) and the downloads folder
+    used when there is no cache."""
+    from ..transform.remote import fallback_path
+
+    folders = [book.root, fallback_path("x", "").parent]
+    if cache is not None and cache.root is not None:
+        folders.append(cache.root)
+    return folders
+
+
 def write_pdf(
     book: Book, docs: list[Doc], out: Path, cache: Cache | None, *, keep_going: bool = False
 ) -> list[Diagnostic]:
@@ -234,10 +252,12 @@ def write_pdf(
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     token = KEEP_ALL.set(book.config.line_breaking == "word")
     fast_png = weasy_images.FAST_PNG.set(True)
+    fetcher = BookFetcher(allowed_folders(book, cache))
     try:
-        document = weasyprint.HTML(string=html, base_url=str(book.root) + "/")
+        document = weasyprint.HTML(string=html, base_url=str(book.root) + "/", url_fetcher=fetcher)
         with atomic_output(out) as tmp:
             document.write_pdf(tmp, uncompressed_pdf=False, custom_metadata=True)
+            problems += refused_problems(book, fetcher.refused)
             missing = missing_glyph_problems(book, docs, glyphs.characters)
             if missing and not keep_going:
                 raise KobookError.summarising(

@@ -13,9 +13,9 @@ characters no font could draw are reported and fail the build.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -23,14 +23,23 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .. import __version__, limits, tools
+from ..boundary import inside, within
 from ..cache import Cache
 from ..errors import Diagnostic, KobookError, Location
 from ..korean.hangul import has_hangul
 from ..load import Book, Chapter, Config
 from ..load.config import key_line
 from ..parse import Doc, api_version
-from ..parse.ast import iter_nodes, keyval, raw_block, raw_inline, stringify, walk
+from ..parse.ast import (
+    copy_tree,
+    iter_nodes,
+    keyval,
+    raw_block,
+    raw_inline,
+    stringify,
+    walk,
+)
 from ..parse.pandoc import run_pandoc
 from ..transform.leaks import html_leaks
 from . import passes
@@ -47,9 +56,19 @@ from .latex_meta import (
     include_items,
     log_tail,
     preamble_includes,
+    raw_latex,
     template_packages,
 )
+from .latex_screen import (
+    TRUST_HINT,
+    Policy,
+    defined_names,
+    refusal,
+    screen_blocks,
+    template_partials,
+)
 from .layout import page_layout
+from .sanitize import sanitize_blocks
 from .templates import BUILTIN
 
 Blocks = list[dict[str, Any]]
@@ -119,7 +138,85 @@ def callouts(blocks: Blocks) -> Blocks:
     return walk(blocks, action)
 
 
-def spans(blocks: Blocks, cache: Cache, problems: list[Diagnostic], doc: Doc) -> Blocks:
+class Assets:
+    """The files XeLaTeX reads (images, emoji), by names inside its working folder.
+
+    XeLaTeX runs with kpathsea in paranoid mode (:func:`run_xelatex`), which
+    refuses absolute and ``../`` paths: each file kobook checked (inside the
+    book or the cache) gets a link ``assets/<hash><suffix>`` in the working
+    folder, made just before the run (:meth:`link`).
+    """
+
+    FOLDER = "assets"
+
+    def __init__(self) -> None:
+        self.files: dict[str, Path] = {}
+
+    def name(self, path: Path) -> str:
+        """The name the LaTeX source uses for ``path``."""
+        resolved = path.resolve()
+        key = hashlib.sha256(str(resolved).encode()).hexdigest()[:16]
+        name = f"{self.FOLDER}/{key}{resolved.suffix.lower()}"
+        self.files[name] = resolved
+        return name
+
+    def link(self, workdir: Path) -> None:
+        """Make ``workdir/assets/`` hold exactly the links to :attr:`files`."""
+        folder = workdir / self.FOLDER
+        if folder.is_symlink() or folder.is_file():
+            folder.unlink()
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        for name, target in self.files.items():
+            os.symlink(target, workdir / name)
+
+
+MADE_HERE = ".kobook-made-here"
+
+
+def own_workdir(workdir: Path) -> None:
+    """Empty the LaTeX working folder unless kobook made it on this machine.
+
+    LaTeX runs ``book.aux`` (and ``.toc``, ``.out``) before the book itself, and
+    latexmk trusts the PDF it finds: a ``.kobook-cache/`` committed to the
+    repository must not supply them.  The mark is a hash of the folder's device
+    and inode, the user and the host, which a repository cannot carry.
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    marker = workdir / MADE_HERE
+    made_here = not marker.is_symlink() and marker.is_file()
+    if made_here and marker.read_text("utf-8", "replace") == folder_mark(workdir):
+        return
+    shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    marker.write_text(folder_mark(workdir), encoding="utf-8")
+
+
+def folder_mark(folder: Path) -> str:
+    import socket
+
+    info = folder.stat()
+    user = os.getuid() if hasattr(os, "getuid") else 0
+    return hashlib.sha256(
+        f"{info.st_dev}:{info.st_ino}:{user}:{socket.gethostname()}".encode()
+    ).hexdigest()
+
+
+def remove_links(workdir: Path) -> None:
+    """Remove symlinks from the LaTeX working folder (kobook makes its own in ``assets/``).
+
+    A link there would let TeX read outside it: kpathsea checks names, not targets.
+    """
+    for folder, subfolders, files in os.walk(workdir):
+        for name in subfolders + files:
+            path = Path(folder, name)
+            if path.is_symlink():
+                path.unlink()
+
+
+def spans(
+    blocks: Blocks, cache: Cache, problems: list[Diagnostic], doc: Doc, assets: Assets
+) -> Blocks:
     """Hangul in emphasis → sans; emoji → images; caption labels → bold."""
 
     def action(node: dict[str, Any]) -> Any:
@@ -141,7 +238,7 @@ def spans(blocks: Blocks, cache: Cache, problems: list[Diagnostic], doc: Doc) ->
                     )
                 )
                 return content
-            return raw_inline("latex", f"\\koemoji{{{image.as_posix()}}}")
+            return raw_inline("latex", f"\\koemoji{{{assets.name(image)}}}")
         if "hangul" in classes:
             return [raw_inline("latex", "{\\sffamily "), *content, raw_inline("latex", "}")]
         if "caption-label" in classes:
@@ -151,13 +248,18 @@ def spans(blocks: Blocks, cache: Cache, problems: list[Diagnostic], doc: Doc) ->
     return walk(blocks, action)
 
 
-def images(blocks: Blocks, root: Path, cache: Cache) -> Blocks:
+def images(blocks: Blocks, root: Path, cache: Cache, assets: Assets) -> Blocks:
+    """Images as files XeTeX reads (:func:`convert_image`), named through ``assets``.
+
+    Only files inside the book or the cache (downloaded images) are used.
+    """
+    roots = [root] + ([cache.root] if cache.root is not None else [])
     for node in iter_nodes(blocks):
         if node["t"] == "Image":
             url = node["c"][2][0]
             path = (root / url) if not Path(url).is_absolute() else Path(url)
-            if path.is_file():
-                node["c"][2][0] = convert_image(path.resolve(), cache).as_posix()
+            if path.is_file() and any(within(path, top) for top in roots):
+                node["c"][2][0] = assets.name(convert_image(path.resolve(), cache))
     return blocks
 
 
@@ -280,16 +382,29 @@ def prepare(
     problems: list[Diagnostic],
     fallbacks: dict[str, str],
     main_font: str,
+    *,
+    policy: Policy | None = None,
+    assets: Assets | None = None,
 ) -> Blocks:
-    blocks = copy.deepcopy(doc.blocks)
+    """The LaTeX-specific passes over one chapter (on a copy).
+
+    The chapter's own raw LaTeX and math are screened first (``policy``,
+    :mod:`.latex_screen`); what kobook adds after that is its own.
+    """
+    assets = assets if assets is not None else Assets()
+    blocks = copy_tree(doc.blocks)
+    blocks = screen_blocks(blocks, doc.chapter, policy or Policy(), problems)
+    # javascript: links and the text of dropped elements must not reach the PDF either.
+    blocks, unsafe = sanitize_blocks(blocks, doc.chapter)
+    problems += unsafe
     blocks = unnumbered_chapters(blocks, doc)
     blocks = equations(blocks)
     blocks = callouts(blocks)
     blocks = passes.upright_hangul(blocks)
     blocks = passes.code_languages(blocks)
     blocks = passes.emoji(blocks)
-    blocks = spans(blocks, cache, problems, doc)
-    blocks = images(blocks, book.root, cache)
+    blocks = spans(blocks, cache, problems, doc, assets)
+    blocks = images(blocks, book.root, cache, assets)
     blocks = table_widths(blocks)
     if book.config.language in XECJK_LANGUAGES:
         blocks = cjk_spaces(blocks)
@@ -348,7 +463,7 @@ def template_variables(
     math_font = config.get("mathfont")
     math_path = "" if math_font else stix_math_font()
     return {
-        "mathfont": Raw(str(math_font or "")),
+        "mathfont": Raw(latex_escape(str(math_font or ""))),  # a name, never LaTeX
         "mathfontpath": Raw(str(Path(math_path).parent)) if math_path else "",
         "mathfontfile": Raw(Path(math_path).name) if math_path else "",
         "fontsize": size,
@@ -445,11 +560,11 @@ def word_variables(config: Config) -> dict[str, Any]:
 
 def fc_face(pattern: str) -> tuple[Path, str, str, str] | None:
     """fontconfig's best match for ``pattern``: file, face index, family, style."""
-    out = subprocess.run(
+    out = tools.run(
         ["fc-match", "--format=%{file}|%{index}|%{family}|%{style}", pattern],
-        capture_output=True,
+        timeout=limits.TOOL_TIMEOUT,
+        what="fc-match",
         text=True,
-        check=False,
     ).stdout
     parts = out.split("|")
     if len(parts) != 4 or not parts[0]:
@@ -498,8 +613,75 @@ def stix_math_font() -> str:
 
 
 def template_path(book: Book) -> Path:
+    """The book's ``templates/latex/book.latex`` (inside the book: SEC001), else kobook's."""
     own = book.root / "templates" / "latex" / "book.latex"
-    return own if own.is_file() else BUILTIN / "latex" / "book.latex"
+    if own.is_file():
+        return inside(own, book.root, what="LaTeX template", file=own)
+    return BUILTIN / "latex" / "book.latex"
+
+
+def check_template(book: Book, trusted: bool) -> Path:
+    """The LaTeX template, checked: its partials and, without ``--trust``, its TeX.
+
+    A pandoc template reads its partials (``$common.latex()$``) by name, relative
+    to its folder: a name with ``..`` or ``/`` at the start, or one that resolves
+    outside the book, is SEC001.  The book's own template is TeX the book
+    supplies: without ``--trust`` it is screened like header-includes (SEC003).
+    """
+    path = template_path(book)
+    if path == BUILTIN / "latex" / "book.latex":
+        return path
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for name in template_partials(text):
+        line = text.count("\n", 0, text.find(name)) + 1
+        partial = path.parent / (name if Path(name).suffix else name + path.suffix)
+        if name.startswith("/") or ".." in Path(name).parts:
+            raise KobookError(
+                f"LaTeX template partial resolves outside the book folder: {name}",
+                code="SEC001",
+                file=path,
+                line=line,
+                hint="a partial must be a file beside the template, named without .. or /",
+            )
+        if partial.exists() or partial.is_symlink():
+            inside(partial, book.root, what="LaTeX template partial", file=path, line=line)
+    refused = "" if trusted else refusal(text)
+    if refused:
+        needle = refused.split(" ", 1)[0]
+        line = text.count("\n", 0, max(text.find(needle), 0)) + 1
+        raise KobookError(
+            f"the book's LaTeX template uses {refused}, refused without --trust",
+            code="SEC003",
+            file=path,
+            line=line,
+            hint=TRUST_HINT,
+        )
+    return path
+
+
+def screened_includes(book: Book, trusted: bool) -> tuple[list[str], list[Diagnostic]]:
+    """``header-includes`` items XeLaTeX may see: all with ``--trust``, else those
+    :func:`latex_screen.refusal` accepts (SEC003 for each one left out)."""
+    items = include_items(book.config.get("header-includes"))
+    if trusted:
+        return items, []
+    kept: list[str] = []
+    problems: list[Diagnostic] = []
+    for item in items:
+        refused = refusal(raw_latex(item))
+        if not refused:
+            kept.append(item)
+            continue
+        problems.append(
+            Diagnostic(
+                "SEC003",
+                f"header-includes: an item using {refused} was left out without --trust",
+                includes_location(book, refused.split(" ", 1)[0]),
+                TRUST_HINT,
+                "warning",
+            )
+        )
+    return kept, problems
 
 
 KOMA_STARRED = re.compile(
@@ -508,15 +690,32 @@ KOMA_STARRED = re.compile(
 )
 
 
-def render_latex(book: Book, docs: list[Doc], cache: Cache) -> tuple[str, list[Diagnostic]]:
-    """The whole book as one LaTeX document."""
-    problems: list[Diagnostic] = []
+def render_latex(
+    book: Book,
+    docs: list[Doc],
+    cache: Cache,
+    *,
+    trusted: bool = False,
+    assets: Assets | None = None,
+) -> tuple[str, list[Diagnostic]]:
+    """The whole book as one LaTeX document.
+
+    Without ``trusted`` (``--trust``), the book's raw TeX is screened
+    (:mod:`.latex_screen`); ``assets`` collects the files the document reads.
+    """
+    template = check_template(book, trusted)
+    includes, problems = screened_includes(book, trusted)
+    commands, environments = defined_names("\n".join(raw_latex(i) for i in includes))
+    policy = Policy(trusted, commands, environments)
+    assets = assets if assets is not None else Assets()
     fallbacks: dict[str, str] = {}
     fonts = resolve_fonts(book.config)
     main_font = str(fonts.named.get("mainfont") or fonts.serif[0])
     blocks: Blocks = []
     for doc in docs:
-        blocks += prepare(doc, book, cache, problems, fallbacks, main_font)
+        blocks += prepare(
+            doc, book, cache, problems, fallbacks, main_font, policy=policy, assets=assets
+        )
     config = book.config
     settings = class_settings(config, book)
     problems += settings.diagnostics
@@ -542,7 +741,7 @@ def render_latex(book: Book, docs: list[Doc], cache: Cache) -> tuple[str, list[D
             "-t",
             "latex",
             "-s",
-            f"--template={template_path(book)}",
+            f"--template={template}",
             "--top-level-division=chapter",
             "--syntax-highlighting=pygments",
             "--wrap=preserve",
@@ -560,21 +759,25 @@ def render_latex(book: Book, docs: list[Doc], cache: Cache) -> tuple[str, list[D
         ),
         latex,
     )
-    latex, found = insert_includes(latex, book)
-    return latex, problems + found
+    latex, found = insert_includes(latex, book, includes)
+    return passes.without_separators(latex), problems + found
 
 
 INCLUDES_MARK = "%% kobook-header-includes"
 
 
-def insert_includes(latex: str, book: Book) -> tuple[str, list[Diagnostic]]:
-    """Put ``header-includes`` where the template has ``$header-includes$``.
+def insert_includes(
+    latex: str, book: Book, includes: list[str] | None = None
+) -> tuple[str, list[Diagnostic]]:
+    """Put ``header-includes`` (``includes``, default: the metadata's) where the template
+    has ``$header-includes$``.
 
     Packages the preamble above them loads already are left out (TEX004, see
     :func:`latex_meta.preamble_includes`); their options are passed to them
     before ``\\documentclass``.
     """
     config = book.config
+    value = config.get("header-includes") if includes is None else includes
     lines = latex.split("\n")
     where = meta_location(book, "header-includes")
     if INCLUDES_MARK not in lines:
@@ -593,7 +796,7 @@ def insert_includes(latex: str, book: Book) -> tuple[str, list[Diagnostic]]:
     index = lines.index(INCLUDES_MARK)
     cjk = "xecjk" if config.language in XECJK_LANGUAGES else "kotex"
     loaded = template_packages("\n".join(lines[:index]))
-    result = preamble_includes(config.get("header-includes"), loaded, cjk=cjk, location=where)
+    result = preamble_includes(value, loaded, cjk=cjk, location=where)
     lines[index : index + 1] = (
         [BEGIN_INCLUDES, result.latex, END_INCLUDES] if result.latex.strip() else []
     )
@@ -606,12 +809,21 @@ def insert_includes(latex: str, book: Book) -> tuple[str, list[Diagnostic]]:
 MISSING = re.compile(r"Missing character: There is no (.) \(U\+([0-9A-F]+)\) in font ([^!]+)!")
 
 
+# kpathsea "paranoid": TeX opens no file outside its working folder (no absolute or
+# ../ path, no dot file) for reading or writing; and no shell escape (\write18).
+PARANOID = {"openin_any": "p", "openout_any": "p", "shell_escape": "f"}
+
+
 def run_xelatex(tex: Path) -> subprocess.CompletedProcess[str]:
+    """Run latexmk (else xelatex) on ``tex`` in its folder, paranoid and without shell
+    escape; latexmk reads no rc file (a ``latexmkrc`` is Perl code)."""
     latexmk = shutil.which("latexmk")
     if latexmk:
         command = [
             latexmk,
+            "-norc",
             "-xelatex",
+            "-latexoption=-no-shell-escape",
             "-interaction=nonstopmode",
             "-halt-on-error",
             "-file-line-error",
@@ -621,13 +833,22 @@ def run_xelatex(tex: Path) -> subprocess.CompletedProcess[str]:
     else:
         command = [
             "xelatex",
+            "-no-shell-escape",
             "-interaction=nonstopmode",
             "-halt-on-error",
             "-file-line-error",
             tex.name,
         ]
-    return subprocess.run(
-        command, cwd=tex.parent, capture_output=True, text=True, errors="replace", check=False
+    return tools.run(
+        command,
+        cwd=tex.parent,
+        text=True,
+        errors="replace",
+        env={**os.environ, **PARANOID},
+        timeout=limits.XELATEX_TIMEOUT,
+        what="XeLaTeX",
+        hint="build a few chapters at a time (--chapter) to find the one it is stuck on, "
+        "or use --engine weasyprint",
     )
 
 
@@ -768,10 +989,52 @@ def missing_characters(log: str, book: Book, latex: str) -> list[Diagnostic]:
     return problems
 
 
+PARANOID_REFUSAL = re.compile(r"Not (reading from|writing to) (.+?) \((?:openin|openout)_any = p\)")
+
+
+def paranoid_refusal(output: str, log: str, book: Book) -> KobookError | None:
+    """SEC001 when XeLaTeX stopped because kpathsea refused a file outside its folder.
+
+    The book's raw LaTeX named it (an ``\\input{/etc/hostname}`` passed by
+    ``--trust``); the message says so, at the line that names it.  Only when the
+    error that stopped XeLaTeX is about that file (a refusal TeX got past, as
+    ``\\IfFileExists`` does, is no error).
+    """
+    error = first_error(log)
+    for match in PARANOID_REFUSAL.finditer(output):
+        action, name = match.group(1).split()[0], match.group(2)
+        if error is not None and name in error.message:
+            break
+    else:
+        return None
+    where = book.locate(name)
+    if where.file is None:
+        where = includes_location(book, name)
+    return KobookError(
+        f"XeLaTeX may not {'read' if action == 'reading' else 'write'} {name}: it opens "
+        "files only inside its working folder",
+        code="SEC001",
+        file=where.file,
+        line=where.line,
+        hint="raw LaTeX cannot read or write files outside the book's build; put what it "
+        "needs into the book as Markdown",
+    )
+
+
 def write_pdf(
-    book: Book, docs: list[Doc], out: Path, cache: Cache, *, keep_going: bool = False
+    book: Book,
+    docs: list[Doc],
+    out: Path,
+    cache: Cache,
+    *,
+    keep_going: bool = False,
+    trusted: bool = False,
 ) -> list[Diagnostic]:
-    """Write ``out`` with XeLaTeX; return warnings.  Needs xelatex (TeX Live) installed."""
+    """Write ``out`` with XeLaTeX; return warnings.  Needs xelatex (TeX Live) installed.
+
+    ``trusted`` (``--trust``) passes the book's raw TeX unscreened; XeLaTeX is
+    paranoid either way (:func:`run_xelatex`).
+    """
     if shutil.which("xelatex") is None:
         raise KobookError(
             "xelatex is not installed",
@@ -779,12 +1042,17 @@ def write_pdf(
             hint="bash scripts/install-system-deps.sh --tex (TeX Live XeLaTeX and ko.TeX), "
             "or use --engine weasyprint",
         )
-    latex, problems = render_latex(book, docs, cache)
+    assets = Assets()
+    latex, problems = render_latex(book, docs, cache, trusted=trusted, assets=assets)
     problems += html_leaks(docs, "xelatex")  # LEAK002: raw HTML it cannot draw
     base = cache.root or Path(".kobook-cache")
     key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:12]
-    workdir = base / "latex" / key
-    workdir.mkdir(parents=True, exist_ok=True)
+    workdir = inside(
+        base / "latex" / key, base, what="LaTeX working folder", folder="the cache folder"
+    )
+    own_workdir(workdir)
+    remove_links(workdir)
+    assets.link(workdir)
     tex = workdir / "book.tex"
     previous = tex.read_text(encoding="utf-8") if tex.exists() else None
     if previous != latex:
@@ -794,7 +1062,8 @@ def write_pdf(
     log = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else ""
     pdf = workdir / "book.pdf"
     if proc.returncode != 0 or not pdf.exists():
-        raise latex_error(log or proc.stdout, latex, book, log_path)
+        refused = paranoid_refusal(proc.stdout + proc.stderr, log or proc.stdout, book)
+        raise refused or latex_error(log or proc.stdout, latex, book, log_path)
     missing = missing_characters(log, book, latex)
     if missing and not keep_going:
         raise KobookError.summarising(

@@ -1,0 +1,74 @@
+"""The book's boundary: every path kobook reads or writes stays inside a folder.
+
+A book's sources come from pull requests by strangers, and CI builds them.  A
+path written in the book (``chapters: [/etc/passwd]``, ``../../x``, a symlink
+committed into ``images/``, ``pdf: {filename: ../../x/pwned}``) must therefore
+never take kobook outside the project folder (or outside ``--out`` for
+outputs).  :func:`inside` is the one check every stage uses: it resolves the
+path with symlinks followed and raises SEC001, naming the file and line where
+the path was written, when the result lies outside.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from .errors import KobookError
+
+SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)
+
+
+def within(path: Path, root: Path) -> bool:
+    """True when ``path`` (resolved, symlinks followed) is ``root`` or lies under it."""
+    resolved = path.resolve()
+    top = root.resolve()
+    return resolved == top or top in resolved.parents
+
+
+def inside(
+    path: Path | str,
+    root: Path,
+    *,
+    what: str,
+    file: Path | str | None = None,
+    line: int = 0,
+    also: Iterable[Path] = (),
+    folder: str = "the book folder",
+    hint: str = "",
+    written: str = "",
+) -> Path:
+    """``path`` resolved, when it lies inside ``root`` (or one of ``also``); else SEC001.
+
+    ``path`` is taken as it is (relative paths are relative to the working
+    directory: join them to their base first).  ``what`` names it in the
+    message ("chapter file", "image"), ``file`` and ``line`` say where it was
+    written, ``folder`` names ``root`` for the reader, ``written`` is the path
+    as the book wrote it (default: ``path``).
+    """
+    resolved = Path(path).resolve()
+    if any(within(resolved, top) for top in (root, *also)):
+        return resolved
+    shown = written or str(path)
+    if str(resolved) != shown:
+        shown += f" → {resolved}"
+    raise KobookError(
+        f"{what} resolves outside {folder}: {shown}",
+        code="SEC001",
+        file=file,
+        line=line,
+        hint=hint
+        or f"kobook reads and writes only inside {folder} ({root.resolve()}); copy the file "
+        "into it (a symlink must point inside it too)",
+    )
+
+
+def is_file_url(url: str) -> bool:
+    """True for ``file:`` URLs (``file:///etc/passwd``, ``FILE:/x``), which kobook refuses."""
+    return url.strip().lower().startswith("file:")
+
+
+def has_scheme(url: str) -> bool:
+    """True for ``http:``, ``file:``, ``data:`` ... and ``//host``: not a path in the book."""
+    return bool(SCHEME.match(url)) or url.startswith("//")

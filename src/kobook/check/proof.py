@@ -1,0 +1,332 @@
+"""The last line of defence of ``--fix``: prove that a fix changed only prose.
+
+Every fixing rule looks only at prose spans of the source layer, but that
+layer is markdown-it's view of the file, not pandoc's, and a fix can change
+how the text around it parses (``！[문서](…)`` becomes an image once ``！`` is
+``!``).  So before a fixed text is written (or built), pandoc parses both
+texts and the two ASTs are compared with the prose masked out: what a prose
+fix may change is the text of ``Str`` nodes and the spaces between them, so
+each maximal run of ``Str``/``Space``/``SoftBreak`` (with ``Quoted`` flattened
+into it: KO007 turns ``"…"``, which pandoc reads as ``Quoted``, into
+``“…”``, which it reads as text) becomes one placeholder.  Code, math, raw
+HTML/TeX, link and image targets, every attribute, the block structure and
+the nesting of emphasis, links, notes and citations must stay identical.
+
+When the whole fix fails the proof, :func:`proven_fix` bisects the fixes of
+the pass that broke it, so the safe ones still apply and the others are
+reported (``CHK004``) instead of written.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..cache import Cache, digest
+from ..errors import KobookError
+from ..load.frontmatter import fence_end
+from ..parse import guard
+from ..parse.pandoc import READER, markdown_to_ast, pandoc_version
+from .model import Finding, Settings
+from .runner import MAX_PASSES, apply_fixes, check_text
+
+# Header identifiers that pandoc derives from the heading's text would change
+# with the text; explicit ``{#id}`` ones (masked by the source layer) still count.
+PROOF_EXTENSIONS = "-auto_identifiers"
+TEXT_NODES = {"Str", "Space", "SoftBreak"}
+QUOTE_MARKS = {"DoubleQuote": ("“", "”"), "SingleQuote": ("‘", "’")}
+TEXT = {"t": "Text"}  # the placeholder for a run of prose
+# pandoc gives a pipe table relative column widths when one of its source lines is
+# longer than 72 columns, so a shorter prose fix in a cell may change them.
+COLUMN_WIDTHS = {"ColWidth", "ColWidthDefault"}
+COLUMN_WIDTH = {"t": "ColWidth"}
+# Bisecting costs two parses per level per refused fix; past this many parses the
+# rest of a failing group is refused as a whole rather than split further.
+PROOF_BUDGET = 48
+CHK004 = "CHK004"  # a fix refused by the proof
+CHK005 = "CHK005"  # a fixed file not written (runner.save_fixed)
+
+
+def proof_reader(reader: str = READER) -> str:
+    """pandoc's reader for the proof: the build's, without automatic header ids."""
+    return reader + PROOF_EXTENSIONS
+
+
+def flatten_quoted(inlines: list[Any]) -> list[Any]:
+    """``Quoted`` nodes replaced by their quote marks and content (recursively)."""
+    out: list[Any] = []
+    for node in inlines:
+        if node.get("t") == "Quoted":
+            kind, content = node["c"]
+            left, right = QUOTE_MARKS.get(kind.get("t"), ('"', '"'))
+            out += [{"t": "Str", "c": left}, *flatten_quoted(content), {"t": "Str", "c": right}]
+        else:
+            out.append(node)
+    return out
+
+
+def node_text(node: dict[str, Any]) -> str:
+    return str(node["c"]) if node["t"] == "Str" else " "
+
+
+QUOTE_CHARS = set("“”‘’\"'「」『』«»")
+
+
+def visible(text: str) -> bool:
+    """Does a run hold more than spaces, quote marks and invisible characters?
+
+    A run of only those may appear or vanish with a prose fix (KO002 removes a
+    lone U+200B after a link; KO010 moves a quote mark out of ``**…**``) without
+    anything but text changing, so such runs are left out of the comparison.
+    """
+    return any(
+        unicodedata.category(char)[0] not in "ZC" and char not in QUOTE_CHARS for char in text
+    )
+
+
+def mask(node: Any) -> Any:
+    """A pandoc JSON value with every run of prose replaced by one placeholder."""
+    if isinstance(node, dict):
+        if node.get("t") in COLUMN_WIDTHS:
+            return COLUMN_WIDTH
+        return {key: mask(value) for key, value in node.items()}
+    if not isinstance(node, list):
+        return node
+    if not node or not all(isinstance(item, dict) and "t" in item for item in node):
+        return [mask(item) for item in node]
+    out: list[Any] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if visible("".join(run)):
+            out.append(TEXT)
+        run.clear()
+
+    for item in flatten_quoted(node):
+        if item["t"] in TEXT_NODES:
+            run.append(node_text(item))
+            continue
+        flush()
+        out.append(mask(item))
+    flush()
+    return out
+
+
+def masked_ast(text: str, *, reader: str = READER) -> Any:
+    """pandoc's AST of ``text`` (blocks and metadata) with the prose masked out."""
+    guard.check_text(text, None)  # what would hang pandoc is refused (LIMIT001/002): no proof
+    ast = markdown_to_ast(text, reader=proof_reader(reader))
+    return mask({"blocks": ast.get("blocks", []), "meta": ast.get("meta", {})})
+
+
+def difference(before: Any, after: Any, where: str = "") -> str:
+    """What differs first between two masked ASTs, in words (for the message)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        if before.get("t") != after.get("t"):
+            old, new = before.get("t", "?"), after.get("t", "?")
+            return f"{where + ': ' if where else ''}{old} would become {new}"
+        for key in sorted(before.keys() | after.keys()):
+            if before.get(key) != after.get(key):
+                name = before.get("t") or (key if key in ("front matter", "meta") else where)
+                return difference(before.get(key), after.get(key), str(name))
+    if isinstance(before, list) and isinstance(after, list):
+        for old, new in zip(before, after, strict=False):
+            if old != new:
+                return difference(old, new, where)
+        if len(before) != len(after):
+            return count_change(before, after, where or "the document")
+    return f"{where or 'the text'} would change"
+
+
+def count_change(before: list[Any], after: list[Any], where: str) -> str:
+    """``Para: a Link would appear`` for two lists of nodes of different lengths."""
+
+    def kinds(nodes: list[Any]) -> Counter[str]:
+        return Counter(str(n.get("t")) for n in nodes if isinstance(n, dict))
+
+    old, new = kinds(before), kinds(after)
+    changes = [f"{kind} would appear" for kind in sorted(new - old)]
+    changes += [f"{kind} would disappear" for kind in sorted(old - new)]
+    if not changes:
+        return f"{where}: {len(before)} parts would become {len(after)}"
+    return f"{where}: " + ", ".join(changes)
+
+
+@dataclass
+class Proof:
+    """The original text's masked AST, against which fixed versions are compared."""
+
+    text: str
+    reader: str = READER
+    cache: Cache | None = None  # the build's: a rebuild proves its fixes without pandoc
+    original: Any = None  # the original's masked AST, once parsed
+    error: str = ""  # why the proof cannot be made (pandoc failed on the original)
+    why: str = ""  # why the last candidate was rejected (what it would have changed)
+    calls: int = 0  # parses so far (bisecting stops at PROOF_BUDGET)
+
+    def masked(self, text: str) -> Any:
+        """Front matter as it is (pandoc fails on YAML kobook reads), the rest masked."""
+        lines = text.split("\n")
+        end = fence_end(lines)
+        front = "\n".join(lines[: end + 1]) if end is not None else ""
+        body = "\n".join(lines[end + 1 :]) if end is not None else text
+        return {"front matter": front, "ast": self.masked_body(body)}
+
+    def masked_body(self, body: str) -> Any:
+        self.calls += 1
+        if self.cache is None:
+            return masked_ast(body, reader=self.reader)
+        name = digest("masked-ast", pandoc_version(), proof_reader(self.reader), body)
+        cached = self.cache.get("proof", name, ".json")
+        if cached is not None:
+            return json.loads(cached)
+        masked = masked_ast(body, reader=self.reader)
+        self.cache.put("proof", name, json.dumps(masked).encode("utf-8"), ".json")
+        return masked
+
+    def accepts(self, candidate: str) -> bool:
+        """True when ``candidate`` parses like the original, prose aside."""
+        if candidate == self.text:
+            return True
+        try:
+            if self.original is None:
+                self.original = self.masked(self.text)
+        except KobookError as exc:
+            first = exc.diagnostic.message.splitlines()[0]
+            self.error = f"pandoc could not read the file to prove it ({first})"
+            return False
+        try:
+            fixed = self.masked(candidate)
+        except KobookError as exc:
+            first = exc.diagnostic.message.splitlines()[0]
+            self.why = f"pandoc could not read the fixed text ({first})"
+            return False
+        if fixed == self.original:
+            return True
+        self.why = (
+            f"it would change code, math, links or structure ({difference(self.original, fixed)})"
+        )
+        return False
+
+
+def proves_prose_only(before: str, after: str, *, reader: str = READER) -> bool:
+    """True when ``after`` differs from ``before`` only in prose (see the module)."""
+    return Proof(before, reader).accepts(after)
+
+
+def key(finding: Finding) -> tuple[str, int, int, str | None]:
+    return finding.rule, finding.start, finding.end, finding.replacement
+
+
+def applied(findings: list[Finding]) -> list[Finding]:
+    """The fixes :func:`apply_fixes` applies (non-overlapping, first wins), in order."""
+    out: list[Finding] = []
+    position = 0
+    for finding in sorted(findings, key=lambda f: (f.start, f.end)):
+        if finding.replacement is None or finding.start < position:
+            continue
+        out.append(finding)
+        position = finding.end
+    return out
+
+
+def shifted(offset: int, fixes: list[Finding]) -> int:
+    """Where ``offset`` of the text before ``fixes`` is in the text after them."""
+    return offset + sum(
+        len(f.replacement or "") - (f.end - f.start) for f in fixes if f.end <= offset
+    )
+
+
+def bisect(
+    text: str, base: list[Finding], group: list[Finding], proof: Proof
+) -> tuple[list[Finding], list[tuple[Finding, str]]]:
+    """Split ``group`` into fixes that prove together with ``base`` and those that do not.
+
+    Each half is tried on top of what was already accepted, so the accepted
+    fixes are always proven together, not only one by one.  A refused fix
+    comes with what it would have changed.
+    """
+    if not group:
+        return [], []
+    if proof.accepts(apply_fixes(text, base + group)):
+        return group, []
+    if len(group) == 1 or proof.calls >= PROOF_BUDGET:
+        return [], [(finding, proof.why) for finding in group]
+    middle = len(group) // 2
+    ok_first, bad_first = bisect(text, base, group[:middle], proof)
+    ok_second, bad_second = bisect(text, base + ok_first, group[middle:], proof)
+    return ok_first + ok_second, bad_first + bad_second
+
+
+@dataclass
+class ProvenFix:
+    """A fixed text, what is left to report, and the fixes the proof refused."""
+
+    text: str
+    findings: list[Finding]
+    refused: int = 0
+
+
+def refusal(finding: Finding, why: str) -> Finding:
+    """The finding of a fix that was not applied, as ``CHK004`` naming the rule."""
+    severity = "error" if finding.severity == "error" else "warning"
+    return Finding(
+        CHK004,
+        finding.start,
+        finding.end,
+        f"{finding.rule} fix not applied: {why}: {finding.message}",
+        None,
+        severity,
+    )
+
+
+def proven_fix(
+    text: str,
+    path: Path | None,
+    settings: Settings,
+    *,
+    build_only: bool = False,
+    reader: str = READER,
+    cache: Cache | None = None,
+) -> ProvenFix:
+    """Like :func:`kobook.check.runner.fix_text`, but every pass is proven by pandoc.
+
+    pandoc runs only when a pass changes the text (once for the original, once
+    per candidate), and bisects only when a pass fails the proof.
+    """
+    proof = Proof(text, reader, cache)
+    current = text
+    refused: dict[tuple[str, int, int, str | None], str] = {}  # key → why, in `current`
+    for _ in range(MAX_PASSES):
+        findings = check_text(current, path, settings, build_only=build_only)
+        fixable = [f for f in findings if f.replacement is not None and key(f) not in refused]
+        candidate = apply_fixes(current, fixable)
+        if candidate == current:
+            break
+        if proof.accepts(candidate):
+            chosen = fixable
+        else:
+            if proof.error:
+                for finding in fixable:
+                    refused[key(finding)] = proof.error
+                break
+            chosen, bad = bisect(current, [], fixable, proof)
+            for finding, why in bad:
+                refused[key(finding)] = why
+            if not chosen:
+                break
+        done = applied(chosen)
+        refused = {
+            (rule, shifted(start, done), shifted(end, done), replacement): why
+            for (rule, start, end, replacement), why in refused.items()
+        }
+        current = apply_fixes(current, chosen)
+    remaining = []
+    for finding in check_text(current, path, settings, build_only=build_only):
+        reason = refused.get(key(finding)) if finding.replacement is not None else None
+        remaining.append(refusal(finding, reason) if reason is not None else finding)
+    return ProvenFix(current, remaining, len(refused))

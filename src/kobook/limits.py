@@ -1,0 +1,132 @@
+"""Every limit kobook puts on a book, in one place, with the reason for each number.
+
+A book's sources are untrusted: translation repositories take pull requests
+from strangers and CI builds them.  A few hundred bytes must not hang the
+runner, fill its memory or its disk.  Each limit below is far above what a real
+book needs (the numbers in brackets were measured on this project's corpus or
+on the machine kobook is tested on: 2 cores, 24 GiB) and far below what breaks.
+Going past one is an error whose code starts with ``LIMIT`` and that names the
+file and line, never a hang or a traceback.
+
+None of them is read from ``metadata.yaml``: the metadata comes from the same
+untrusted repository.  The one limit a book may lift is the automatic
+splitting of one file into chapters (:data:`MAX_AUTO_CHAPTERS`): writing
+``chapter-level:`` in the metadata says the split is wanted.
+"""
+
+from __future__ import annotations
+
+# --- The source, before pandoc sees it ---------------------------------------
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+"""Largest chapter (or metadata, glossary) file, checked with ``stat`` before reading.
+
+The longest real book kept as one file, the UltraScale playbook, is 228 KB.
+pandoc needs about 500 MB and 10 s to parse an 8 MiB chapter and 1.4 GB to
+render it; a 50 MB chapter took 7.8 GB.  Split a longer book into files.
+"""
+
+MAX_NESTING = 16
+"""Deepest nesting of block quotes, list items and ``:::`` divs (LIMIT001).
+
+Measured in the source line by line (outside fenced code) before pandoc runs:
+``'> ' * 250`` (500 bytes) raised ``RecursionError`` in the writers, and
+10⁵ levels keep pandoc busy for minutes (its work grows with the square of the
+depth).  Each level also indents the text: in the WeasyPrint PDF a quote 30
+deep has no room left and its text vanishes, and WeasyPrint's layout fails
+at about 80 nested lists.  The corpus nests 4 deep at most.
+"""
+
+MAX_AST_DEPTH = 32
+"""Deepest nesting of pandoc elements in a parsed chapter, raw HTML elements included (LIMIT001).
+
+The last word for what the source scan cannot see (emphasis inside a link
+inside a span, raw ``<div>`` or ``<b>`` elements): :data:`MAX_NESTING`
+blocks plus 16 inline levels.  The corpus reaches 7.  Every stage (Python's
+JSON reader and writer, the AST walks, the HTML writer, WeasyPrint) works far
+deeper than this with Python's default recursion limit of 1000.
+"""
+
+MAX_BRACKET_DEPTH = 8
+"""Most ``[`` open at once in a paragraph; an unclosed one stays open to its end (LIMIT002).
+
+pandoc tries every ``[`` as the start of a link, and each failed try parses the
+rest again: its time grows exponentially, about ×3 per nested ``[…]`` level
+(8 levels: 3 s, 10: over a minute) and ×2 per unclosed ``[`` (16: 6 s,
+20: 100 s; ``'[' * 20`` is 20 bytes).  ``[a [b] c]`` is two; links, footnotes
+and citations next to each other count one each; the corpus needs 1.
+"""
+
+MAX_FOOTNOTES = 5000
+"""Most footnotes in a book (LIMIT005).
+
+WeasyPrint lays out a footnote in 35–50 ms (2,000 footnotes: 75–100 s), so
+5,000 is a few minutes; the issue's 20,000 were still running after 300 s
+(12 minutes or more at that rate).  Real books have hundreds.
+"""
+
+# --- Chapters -------------------------------------------------------------------
+
+MAX_CHAPTERS = 1000
+"""Most chapters in a book (LIMIT004).
+
+Each chapter is a pandoc run and an HTML page (about 50 ms each); the largest
+book of the corpus, the Rust book, has about 110.
+"""
+
+MAX_AUTO_CHAPTERS = 500
+"""Most chapters kobook cuts one file into when nobody asked (LIMIT004).
+
+The one-file splitter cuts at every ``#`` (or ``##``) heading; a 50 MB file
+of headings became 2,953 chapters.  With ``chapter-level:`` written in the
+metadata the split is intended and only :data:`MAX_CHAPTERS` applies.
+"""
+
+SIDEBAR_CHAPTERS = 100
+"""Chapters listed in the sidebar of each HTML page (the index lists them all).
+
+Every page carrying the whole table of contents made the site grow with the
+square of the chapter count (1,000 one-line chapters: 101 MB of HTML).  A
+book of up to this many chapters shows them all; a longer one shows the
+chapters around the current one and a link to the index.
+"""
+
+# --- YAML -------------------------------------------------------------------------
+
+MAX_YAML_ALIAS_NODES = 10_000
+"""How many values YAML aliases (``*name``) may add to one file (LIMIT008).
+
+A 370-byte "billion laughs" file of nine aliases of nine aliases expands to
+387 million values (2.8 GB, then ``MemoryError``).  Metadata uses aliases for
+a few shared settings, if at all; a large glossary without aliases is not
+limited by this.
+"""
+
+MAX_YAML_DEPTH = 64
+"""Deepest nesting of YAML lists and mappings (LIMIT008).
+
+PyYAML composes recursively: ``'[' * 10000`` raised ``RecursionError``.
+"""
+
+# --- External programs (LIMIT006 when one runs longer) ------------------------
+
+PANDOC_TIMEOUT = 180.0
+"""Seconds for one pandoc run (parsing a chapter, rendering the book's HTML).
+
+An 8 MiB chapter parses in 10 s and renders in 15 s; pathological Markdown
+(hundreds of unclosed ``<span>`` or ``'`` in a paragraph) keeps pandoc busy for
+minutes.
+"""
+
+PANDOC_MEMORY = "4g"
+"""Heap limit for one pandoc run (GHC's ``+RTS -M``; LIMIT007 when reached).
+
+Rendering an 8 MiB chapter takes 1.4 GB; ``'[^' * 3000`` took 5 GB in 15 s.
+Two pandoc runs go at once, so two of them stay well inside the machine.
+"""
+
+XELATEX_TIMEOUT = 900.0
+"""Seconds for the whole latexmk (or xelatex) run of a book: all its passes."""
+
+TOOL_TIMEOUT = 30.0
+"""Seconds for a small helper: rsvg-convert on one image, fc-match, fc-list, kpsewhich."""

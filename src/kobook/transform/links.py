@@ -1,0 +1,112 @@
+"""Links that would read files: ``file:`` URLs and PDF attachments from outside the book.
+
+WeasyPrint embeds the target of a link with ``rel=attachment`` into the PDF
+(``[x](../../../../etc/passwd){rel=attachment}`` is plain Markdown), and a
+``file:`` URL names a file on the machine that builds the book.  Both are
+SEC001 with the chapter's file and line; the PDF engine's URL fetcher refuses
+them too (``write/pdf_weasyprint.py``), this pass says where they are written.
+With ``--keep-going`` a ``file:`` link keeps its text without the link and an
+attachment keeps its link without ``rel=attachment``.
+"""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from ..boundary import has_scheme, is_file_url, within
+from ..parse import Doc
+from ..parse.ast import walk
+from .context import Context
+
+HTML_FORMATS = ("html", "html4", "html5")
+HINT = (
+    "PDF attachments and links to files must name a file inside the book by a relative "
+    "path; --keep-going builds without the link"
+)
+
+
+def is_attachment(keyvals: list[list[str]]) -> bool:
+    """True when ``rel`` holds ``attachment`` (``{rel=attachment}``, ``rel="x attachment"``)."""
+    return any(k.lower() == "rel" and "attachment" in v.lower().split() for k, v in keyvals)
+
+
+def outside_reason(url: str, root: Path) -> str:
+    """Why ``url`` may not be attached to the PDF ("" when it is a file inside the book).
+
+    WeasyPrint resolves a relative target against the project folder (its base URL).
+    """
+    if is_file_url(url):
+        return "a file: URL is never read"
+    if has_scheme(url):
+        return "only files inside the book are attached"
+    path = unquote(urlsplit(url).path)
+    if not path:
+        return ""  # #anchor: nothing to embed
+    target = Path(root, path.lstrip("/")) if not path.startswith("/") else Path(path)
+    if not within(target, root):
+        return f"it resolves to {target.resolve()}"
+    return ""
+
+
+class _Anchors(HTMLParser):
+    """``(href, rel)`` of each ``<a>`` and ``<link>`` tag in raw HTML."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("a", "link"):
+            values = {k: v or "" for k, v in attrs}
+            self.found.append((values.get("href", ""), values.get("rel", "")))
+
+
+def raw_targets(html: str) -> list[tuple[str, str]]:
+    """Links in raw HTML as ``(href, rel)``."""
+    if "href" not in html.lower():
+        return []
+    parser = _Anchors()
+    parser.feed(html)
+    parser.close()
+    return parser.found
+
+
+def check_links(doc: Doc, ctx: Context) -> Doc:
+    """SEC001 for ``file:`` links and for attachments that are not files inside the book."""
+
+    def refuse(url: str, why: str, kind: str) -> None:
+        ctx.problem(
+            doc.chapter,
+            "SEC001",
+            f"{kind} resolves outside the book folder: {url} ({why})",
+            needle=url,
+            hint=HINT,
+        )
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] in ("RawInline", "RawBlock") and node["c"][0] in HTML_FORMATS:
+            for href, rel in raw_targets(node["c"][1]):
+                attached = "attachment" in rel.lower().split()
+                why = outside_reason(href, ctx.root) if attached else ""
+                if is_file_url(href) or why:
+                    refuse(href, why or "a file: URL is never read", "link in raw HTML")
+            return None
+        if node["t"] != "Link":
+            return None
+        attrs, content, (url, _title) = node["c"]
+        if is_file_url(url):
+            kind = "PDF attachment" if is_attachment(attrs[2]) else "link"
+            refuse(url, "a file: URL is never read", kind)
+            return content
+        if is_attachment(attrs[2]):
+            why = outside_reason(url, ctx.root)
+            if why:
+                refuse(url, why, "PDF attachment")
+                attrs[2] = [kv for kv in attrs[2] if kv[0].lower() != "rel"]
+        return None
+
+    doc.blocks = walk(doc.blocks, action)
+    return doc
