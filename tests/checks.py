@@ -150,3 +150,16 @@ def words_off_page(pdf: Path, margin: float = 0.0, tolerance: float = 1.0) -> li
             if x0 < low or x1 > high or y1 > height + tolerance:
                 problems.append(f"page {page}: {word.group(5)} at x={x0:.0f}..{x1:.0f}")
     return problems
+
+
+def attached_files(pdf: Path) -> list[bytes]:
+    """The contents of the files a PDF's attachment annotations embed."""
+    from pypdf import PdfReader
+
+    found = []
+    for page in PdfReader(pdf).pages:
+        for annot in page.get("/Annots") or []:
+            annot = annot.get_object()
+            if annot.get("/Subtype") == "/FileAttachment":
+                found.append(annot["/FS"].get_object()["/EF"]["/F"].get_object().get_data())
+    return found

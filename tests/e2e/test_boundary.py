@@ -25,7 +25,7 @@ from pypdf import PdfReader
 
 import kobook
 from kobook.errors import KobookError
-from tests.checks import pdf_pages
+from tests.checks import attached_files, pdf_pages
 from tests.conftest import BookMaker
 from tests.e2e.test_cli import kobook as cli
 from tests.listener import listening
@@ -41,17 +41,6 @@ def secret(tmp_path: Path) -> Path:
     path.parent.mkdir()
     path.write_text(f"{TOKEN}\n", encoding="utf-8")
     return path
-
-
-def attached_files(pdf: Path) -> list[bytes]:
-    """What the PDF's attachment annotations embed."""
-    found = []
-    for page in PdfReader(pdf).pages:
-        for annot in page.get("/Annots") or []:
-            annot = annot.get_object()
-            if annot.get("/Subtype") == "/FileAttachment":
-                found.append(annot["/FS"].get_object()["/EF"]["/F"].get_object().get_data())
-    return found
 
 
 def pdf_text(pdf: Path) -> str:

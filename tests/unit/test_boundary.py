@@ -18,6 +18,7 @@ from kobook.write.latex_screen import (
     template_partials,
 )
 from kobook.write.weasy_fetch import BookFetcher
+from tests.checks import attached_files
 from tests.listener import listening
 
 
@@ -239,17 +240,6 @@ def test_weasyprint_reads_nothing_outside_and_connects_nowhere(book: Path, tmp_p
     assert attached_files(plain) == [b"SECRET"]  # WeasyPrint alone embeds the file
     assert image_sizes(out) == []  # neither the secret PNG nor the SVG's <image> was drawn
     assert (37, 23) in image_sizes(plain)
-
-
-def attached_files(pdf: Path) -> list[bytes]:
-    """The contents of the files a PDF's attachment annotations embed."""
-    found = []
-    for page in PdfReader(pdf).pages:
-        for annot in page.get("/Annots") or []:
-            annot = annot.get_object()
-            if annot.get("/Subtype") == "/FileAttachment":
-                found.append(annot["/FS"].get_object()["/EF"]["/F"].get_object().get_data())
-    return found
 
 
 def image_sizes(pdf: Path) -> list[tuple[int, int]]:
