@@ -1,4 +1,4 @@
-"""The Python API: :func:`build` runs load → normalize → parse → transform → write.
+"""The Python API: :func:`build` runs load → dialect → normalize → parse → transform → write.
 
 The CLI calls this, and so can tests and other tools::
 
@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .boundary import inside
 from .cache import Cache
+from .dialect import convert_book
 from .errors import Diagnostic, KobookError
 from .load import Book, load_book, select_chapter
 from .normalize import normalize_book
@@ -84,9 +85,16 @@ def build(
 
     progress.step("loading the book")
     book = load_book(root)
+    result.notes.append(f"chapters: {book.discovery}: " + ", ".join(chapter_names(book)))
+    result.diagnostics += book.notes
+    lap("load")
+    report = convert_book(book)  # the dialect stage: distill / mdBook → pandoc Markdown
+    if report.converted:
+        done = ", ".join(f"{name} ×{n}" for name, n in sorted(report.converted.items()))
+        result.notes.append(f"dialect {book.config.get('dialect')}: converted {done}")
+    result.diagnostics += report.problems + report.notes
     # LIMIT001/002/005 before any stage reads the text (the build-time fixes parse it too).
     check_book(book.chapters)
-    result.notes.append(f"chapters: {book.discovery}: " + ", ".join(chapter_names(book)))
     engine = engine or book.config.engine
     if engine not in ("weasyprint", "xelatex"):
         raise KobookError(
@@ -102,7 +110,7 @@ def build(
         if cache_dir
         else inside(root / ".kobook-cache", root, what="cache folder")
     )
-    lap("load")
+    lap("dialect")
     normalized = normalize_book(book, cache)
     result.check_findings = normalized.remaining
     if strict:

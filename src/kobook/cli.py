@@ -128,7 +128,9 @@ def print_diagnostics(diagnostics: list[Diagnostic], per_code: int = 5) -> None:
             click.echo(f"… and {count - per_code} more {code}", err=True)
     if diagnostics:
         summary = ", ".join(f"{code} ×{count}" for code, count in sorted(shown.items()))
-        click.echo(f"{len(diagnostics)} warning(s): {summary}", err=True)
+        infos = sum(1 for d in diagnostics if d.severity == "info")
+        counted = f"{len(diagnostics) - infos} warning(s)" + (f", {infos} note(s)" if infos else "")
+        click.echo(f"{counted}: {summary}", err=True)
 
 
 @main.command()

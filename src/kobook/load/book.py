@@ -22,10 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from .. import limits
-from ..errors import KobookError, Location
+from ..dialect import Layout, Unit, book_dialect
+from ..errors import Diagnostic, KobookError, Location
 from .config import Config, load_config, read_text, validate
 from .discover import discover
 from .frontmatter import split_front_matter
+from .origins import Lines, Origin
 from .textfile import unify_newlines
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -77,14 +79,32 @@ class Chapter:
     title: str = ""
     number: int | None = None  # None: unnumbered (preface, references, ``{-}``)
     shift: int = 0  # heading levels to remove (chapter-level - 1)
-    kind: str = "chapter"  # "chapter" | "preface" | "backmatter"
+    kind: str = "chapter"  # "chapter" | "preface" | "appendix" | "backmatter"
     meta: dict[str, Any] = field(default_factory=dict)  # the file's front matter
     lang: str = ""  # BCP 47: front matter ``lang``, else the book's
+    # File and line of each line of ``text`` once a dialect has rewritten it or joined
+    # several files (``kobook.load.origins``); empty: line ``n`` is ``path:line_offset+n``.
+    origins: tuple[Origin, ...] = ()
+    part: str = ""  # the title of the part this chapter opens (mdBook ``# Part`` lines)
     _text_index: TextIndex | None = field(default=None, init=False, repr=False, compare=False)
 
     def source_line(self, local_line: int) -> int:
-        """Line in :attr:`path` of a 1-based line of :attr:`text`."""
+        """Line in :attr:`path` of a 1-based line of :attr:`text` (see :meth:`where`)."""
+        if self.origins and 0 < local_line <= len(self.origins):
+            return self.origins[local_line - 1][1]
         return self.line_offset + local_line
+
+    def where(self, local_line: int = 1, col: int = 0) -> Location:
+        """The file, line and column a 1-based line of :attr:`text` came from.
+
+        A chapter an mdBook ``SUMMARY.md`` builds from several files, or one
+        with ``{{#include}}`` lines, names the file each line was written in.
+        """
+        if self.origins:
+            index = min(max(local_line, 1), len(self.origins)) - 1
+            path, line = self.origins[index]
+            return Location(path, line, col)
+        return Location(self.path, self.line_offset + local_line, col)
 
     def locate(self, needle: str, occurrence: int = 0) -> Location | None:
         """Where ``needle`` appears (its ``occurrence``-th time, from 0; past the
@@ -105,7 +125,7 @@ class Chapter:
         if at < 0:
             return None
         line, col = index.line_col(at)
-        return Location(self.path, self.source_line(line), col)
+        return self.where(line, col)
 
     def _index(self) -> TextIndex:
         index = self._text_index
@@ -122,6 +142,7 @@ class Book:
     config: Config
     chapters: list[Chapter] = field(default_factory=list)
     discovery: str = ""  # which files are chapters, and why (printed by the build)
+    notes: list[Diagnostic] = field(default_factory=list)  # info: what the layout skipped
 
     @property
     def title(self) -> str:
@@ -142,6 +163,12 @@ def load_book(root: Path) -> Book:
     if not root.is_dir():
         raise KobookError(f"project folder not found: {root}", code="LOAD001", file=root)
     config = load_config(root / "metadata.yaml")
+    dialect = book_dialect(config)
+    for key, value in dialect.metadata(root).items():
+        config.raw.setdefault(key, value)  # book.toml, _config.yml: metadata.yaml wins
+    layout = None if config.get("chapters") else dialect.layout(root, config)
+    if layout is not None:
+        return book_from_layout(root, config, layout)
     found_files = discover(root, config)
     if not found_files.files:
         raise KobookError(
@@ -180,6 +207,74 @@ def load_book(root: Path) -> Book:
     number_chapters(chapters)
     assign_ids(chapters, level, len(sources) > 1)
     return Book(root=root, config=config, chapters=chapters, discovery=found_files.reason)
+
+
+def book_from_layout(root: Path, config: Config, layout: Layout) -> Book:
+    """The chapters a dialect's table of contents orders (mdBook ``SUMMARY.md``, distill posts)."""
+    if not layout.units:
+        raise KobookError(
+            "no chapters found", code="LOAD002", file=root, hint=layout.reason or "add chapters"
+        )
+    chapters = [layout_chapter(unit, config) for unit in layout.units]
+    too_many(chapters, limits.MAX_CHAPTERS)
+    number_chapters(chapters)
+    assign_ids(chapters, 1, True)
+    return Book(
+        root=root,
+        config=config,
+        chapters=chapters,
+        discovery=layout.reason,
+        notes=list(layout.notes),
+    )
+
+
+def layout_chapter(unit: Unit, config: Config) -> Chapter:
+    """One chapter from its files: nested files' headings go down a level per depth.
+
+    The chapter's title is its first file's ``#`` heading, else its front matter
+    ``title``, else the title the table of contents gives it (added as a ``#``
+    line so every later stage sees a titled chapter).
+    """
+    parts: list[Lines] = []
+    meta: dict[str, Any] = {}
+    for index, (path, shift) in enumerate(unit.files):
+        source = read_source(path)
+        if index == 0:
+            meta = dict(source.meta)
+        lines = Lines.of(source.body, path, source.body_line + 1)
+        parts.append(shift_heading_lines(lines, shift) if shift else lines)
+    lines = Lines.join(parts)
+    first = next((h for h in heading_levels(lines.text)), None)
+    before = lines.text.split("\n")[: first[0]] if first else []
+    if first is not None and first[1] == 1 and not any(line.strip() for line in before):
+        title = clean_title(first[2])[0]
+    else:
+        title = " ".join(str(meta.get("title") or unit.title or unit.files[0][0].stem).split())
+        lines = Lines(f"# {title}\n" + lines.text, (lines.origins[0], *lines.origins))
+    return Chapter(
+        id="",
+        path=unit.files[0][0],
+        text=lines.text,
+        line_offset=lines.origins[0][1] - 1,
+        title=strip_markup(title),
+        number=unit.number,
+        kind=unit.kind,
+        meta=meta,
+        lang=str(meta.get("lang") or config.lang),
+        origins=lines.origins,
+        part=unit.part,
+    )
+
+
+def shift_heading_lines(lines: Lines, shift: int) -> Lines:
+    """Every ATX heading outside code ``shift`` levels down (at most ``######``)."""
+    heads = {index for index, _level, _raw in heading_levels(lines.text)}
+    texts = lines.text.split("\n")
+    for index in heads:
+        stripped = texts[index].lstrip(" ")
+        hashes = len(stripped) - len(stripped.lstrip("#"))
+        texts[index] = "#" * min(hashes + shift, 6) + stripped[hashes:]
+    return Lines("\n".join(texts), lines.origins)
 
 
 def split_asked(config: Config) -> bool:
@@ -293,7 +388,11 @@ def select_chapter(book: Book, wanted: str) -> Chapter:
 
 
 def chapter_files(root: Path, config: Config) -> list[Path]:
-    """The chapter files in reading order (see :mod:`kobook.load.discover`)."""
+    """The chapter files in reading order (the dialect's layout, else ``discover.py``)."""
+    if not config.get("chapters"):
+        layout = book_dialect(config).layout(root, config)
+        if layout is not None:
+            return layout.files()
     return discover(root, config).files
 
 
@@ -434,11 +533,15 @@ def strip_markup(title: str) -> str:
 
 
 def number_chapters(chapters: list[Chapter]) -> None:
-    """Number the ``chapter`` kind 1, 2, ...; preface and back matter stay unnumbered."""
+    """Number the ``chapter`` kind 1, 2, ...; preface and back matter stay unnumbered.
+
+    A number the source gives (distill's ``section_number``) is kept, and the
+    chapters after it count on from it.
+    """
     number = 0
     for chapter in chapters:
         if chapter.kind == "chapter":
-            number += 1
+            number = chapter.number if chapter.number is not None else number + 1
             chapter.number = number
 
 

@@ -68,6 +68,7 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "bibliography": ((str, list), "BibTeX/CSL bibliography file(s)"),
     "engine": ((str,), "PDF engine: weasyprint or xelatex"),
     "chapter-level": ((int, str), "heading level that starts a chapter: 1, 2 or auto"),
+    "dialect": ((str,), "the sources' format: pandoc (default), distill or mdbook"),
     "line-breaking": ((str,), "word (어절, default) or syllable"),
     "preface-title": ((str,), "title for text before the first chapter heading"),
     "captions": ((dict,), "caption words: figure, table, equation, listing"),
@@ -284,6 +285,15 @@ def check_value(key: str, value: Any, path: Path | None, text: str) -> None:
             f"engine '{value}' is not one of {', '.join(ENGINES)}",
             f"did you mean '{close[0]}'?" if close else "use weasyprint or xelatex",
         )
+    if key == "dialect":
+        from ..dialect import DIALECTS
+
+        if value not in DIALECTS:
+            close = difflib.get_close_matches(str(value), list(DIALECTS), n=1)
+            fail(
+                f"dialect '{value}' is not one of {', '.join(DIALECTS)}",
+                f"did you mean '{close[0]}'?" if close else "dialect: " + " | ".join(DIALECTS),
+            )
     if key == "line-breaking" and value not in ("word", "syllable"):
         fail(f"line-breaking '{value}' is not 'word' or 'syllable'", "use word (어절 단위)")
     if key == "chapter-level" and value not in (1, 2, 3, "auto"):

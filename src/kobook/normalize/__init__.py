@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cache import Cache
-from ..errors import Diagnostic, KobookError, Location
+from ..errors import Diagnostic, KobookError
 from ..lang import language_of
 from ..load import Book
 
@@ -92,7 +92,7 @@ def normalize_book(book: Book, cache: Cache | None = None) -> NormalizeReport:
                 Diagnostic(
                     finding.rule,
                     finding.message,
-                    Location(chapter.path, chapter.source_line(line), col),
+                    chapter.where(line, col),
                     "",
                     finding.severity,
                 )

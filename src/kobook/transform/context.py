@@ -59,7 +59,7 @@ class Context:
     def locate(self, chapter: Chapter, needle: str, occurrence: int = 0) -> Location:
         """Where ``needle`` appears in a chapter's source (else the chapter's first line)."""
         found = chapter.locate(needle, occurrence)
-        return found or Location(chapter.path, chapter.source_line(1), 0)
+        return found or chapter.where(1, 0)
 
     def problem(
         self,

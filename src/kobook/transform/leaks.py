@@ -532,11 +532,11 @@ class Locator:
         chapter = self.chapter
         if source is not None:
             line, col = self.doc.position(source.start)
-            return Location(chapter.path, chapter.source_line(line), col)
+            return chapter.where(line, col)
         occurrence = self._fallbacks.get(needle, 0)
         self._fallbacks[needle] = occurrence + 1
         located = chapter.locate(needle, occurrence)
-        return located or Location(chapter.path, chapter.source_line(1), 0)
+        return located or chapter.where(1, 0)
 
     def suppressed(self, code: str, source: Found | None) -> bool:
         return source is not None and self.doc.suppressed(code, source.start)

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import Diagnostic, Location
+from ..errors import Diagnostic
 from ..load import Chapter
 from ..parse.ast import attr, walk
 
@@ -202,7 +202,7 @@ def screen_blocks(
             Diagnostic(
                 "SEC003",
                 f"{what} {done} without --trust: {refused} ({first[:60]})",
-                where or Location(chapter.path, chapter.source_line(1)),
+                where or chapter.where(1),
                 TRUST_HINT + ". Allowed without it: \\newpage, \\clearpage, \\vspace, "
                 "text styles, and the macros header-includes define",
                 "warning",

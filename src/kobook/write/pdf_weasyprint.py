@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import __version__
 from ..cache import Cache
-from ..errors import Diagnostic, KobookError, Location
+from ..errors import Diagnostic, KobookError
 from ..load import Book, Config
 from ..parse import Doc
 from ..parse.ast import copy_tree, iter_nodes
@@ -56,7 +56,7 @@ def prepare(doc: Doc, book: Book, cache: Cache | None, problems: list[Diagnostic
             Diagnostic(
                 "MATH001",
                 f"math could not be drawn ({reason}): {tex[:60]}",
-                Location(doc.chapter.path, doc.chapter.source_line(1)),
+                doc.chapter.where(1),
                 "simplify the TeX or report it; it is shown as source in the PDF",
                 "warning",
             )

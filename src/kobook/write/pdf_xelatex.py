@@ -961,7 +961,7 @@ def chapter_location(chapter: Chapter, tex_line: str) -> Location:
         found = chapter.locate(word)
         if found is not None:
             return Location(found.file, found.line)
-    return Location(chapter.path, chapter.source_line(1))
+    return chapter.where(1)
 
 
 def where_name(location: Location) -> str:

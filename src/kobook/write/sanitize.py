@@ -46,7 +46,7 @@ from html import escape
 from html.parser import HTMLParser
 from typing import Any
 
-from ..errors import Diagnostic, Location
+from ..errors import Diagnostic
 from ..load import Chapter
 from ..parse.ast import iter_nodes, walk
 
@@ -398,7 +398,7 @@ class Sanitizer:
         for finding in self.findings.values():
             location = next(
                 (found for n in finding.needles if (found := self.chapter.locate(n))), None
-            ) or Location(self.chapter.path, self.chapter.source_line(1))
+            ) or self.chapter.where(1)
             times = f" ({finding.count}×)" if finding.count > 1 else ""
             if finding.code == "HTML001":
                 message = f"removed {finding.what}{times}: unsafe in a published HTML or PDF"
