@@ -17,6 +17,7 @@ SHARED = Path(os.environ.get("KOBOOK_SHARED", REPO.parent / "shared"))
 CORPUS = SHARED / "corpus"
 PLAYBOOK = CORPUS / "ultrascale-playbook-ko"
 SCALING = CORPUS / "scaling-book-en"
+RUST_BOOK = CORPUS / "rust-book-ko"
 COUNTERS = SHARED / "tools" / "ko_pdf_counters.py"
 
 
