@@ -71,18 +71,28 @@ def summary_files(summary: Path, root: Path | None = None) -> list[Path]:
     found: list[Path] = []
     lines = summary.read_text(encoding="utf-8", errors="replace").split("\n")
     for number, line in enumerate(lines, 1):
-        match = SUMMARY_LINK.match(line)
-        if not match:
-            continue
-        target = unquote(match.group("target").split("#", 1)[0].strip())
-        if not target:
-            continue  # a draft chapter: [Title]()
+        link = summary_link(line)
+        if link is None or not link[1]:
+            continue  # not a link, or a draft chapter: [Title]()
+        target = link[1]
         path = (summary.parent / target).resolve()
         if root is not None and path.is_file():
             inside(summary.parent / target, root, what="chapter", file=summary, line=number)
         if path.is_file() and path.suffix.lower() == ".md" and path not in found:
             found.append(path)
     return found
+
+
+def summary_link(line: str) -> tuple[str, str] | None:
+    """``(title, target)`` of an mdBook ``SUMMARY.md`` link line (``- [Title](a.md)``), or None.
+
+    The target is unquoted, without its ``#fragment``; it is empty for a draft
+    chapter (``[Title]()``).  Shared with the mdBook dialect (``dialect/mdbook``).
+    """
+    match = SUMMARY_LINK.match(line)
+    if not match:
+        return None
+    return match.group("title"), unquote(match.group("target").split("#", 1)[0].strip())
 
 
 def listed_files(root: Path, config: Config) -> list[Path]:
