@@ -65,6 +65,21 @@ WeasyPrint lays out a footnote in 35–50 ms (2,000 footnotes: 75–100 s), so
 (12 minutes or more at that rate).  Real books have hundreds.
 """
 
+MAX_MATH_EXPANSIONS = 10_000
+"""Most macro expansions in one formula (``\\def`` / ``\\newcommand`` uses; LIMIT009).
+
+``\\def\\a{\\a}`` never stops expanding.  The distill corpus expands 6 macros
+at most in a formula; 10,000 take a few milliseconds.
+"""
+
+MAX_MATH_CHARS = 100_000
+"""Largest formula after its macros are expanded, in characters (LIMIT009).
+
+Nine macros each using the previous one twice is 2⁹ copies per use from a
+150-byte formula, and each level doubles it.  The longest formula of the
+corpus has 800 characters; ziamath needs about a second for 10,000.
+"""
+
 # --- Chapters -------------------------------------------------------------------
 
 MAX_CHAPTERS = 1000

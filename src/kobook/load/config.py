@@ -114,6 +114,20 @@ class Config:
         return as_list(self.raw.get("author"))
 
     @property
+    def affiliations(self) -> list[str]:
+        """The authors' affiliations (``author: [{name: …, affiliation: …}]``), each once,
+        in the order the authors are listed: the title page prints them under the names."""
+        found: dict[str, None] = {}
+        value = self.raw.get("author")
+        for entry in value if isinstance(value, list) else [value]:
+            if isinstance(entry, dict):
+                place = entry.get("affiliation", entry.get("affiliations"))
+                for item in place if isinstance(place, list) else [place]:
+                    name = item.get("name") if isinstance(item, dict) else item
+                    found.setdefault(str(name or "").strip(), None)
+        return [name for name in found if name]
+
+    @property
     def translators(self) -> list[str]:
         return as_list(self.raw.get("translators"))
 

@@ -255,6 +255,40 @@ def original_section(value: dict[Any, Any], at: Where) -> None:
             )
 
 
+def author_value(value: Any, at: Where) -> None:
+    """``author:`` is a name, or a list of names or ``{name: …, affiliation: …}``."""
+    hint = "author: [홍길동, {name: Jane Doe, affiliation: Example University}]"
+    for entry in value if isinstance(value, list) else [value]:
+        if isinstance(entry, SCALAR) and not isinstance(entry, bool):
+            continue
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            at.fail(
+                f"each 'author' should be a name or {{name: …, affiliation: …}}, not {entry!r}",
+                "author",
+                hint=hint,
+                code="CFG003",
+            )
+        unknown = set(map(str, entry)) - {"name", "affiliation", "affiliations", "url", "email"}
+        if unknown:
+            at.fail(
+                f"unknown key '{sorted(unknown)[0]}' in author {entry['name']!r}",
+                "author",
+                hint=hint,
+                code="CFG003",
+            )
+        place = entry.get("affiliation", entry.get("affiliations"))
+        places = place if isinstance(place, list) else [place]
+        for item in places:
+            name = item.get("name") if isinstance(item, dict) else item
+            if name is not None and not isinstance(name, str):
+                at.fail(
+                    f"the affiliation of author {entry['name']!r} should be text, not {item!r}",
+                    "author",
+                    hint=hint,
+                    code="CFG003",
+                )
+
+
 def captions_section(value: dict[Any, Any], at: Where) -> None:
     """``captions:`` values are the words printed before numbers: non-empty text."""
     for sub, item in value.items():
@@ -432,6 +466,7 @@ CHECKS: dict[str, Callable[[Any, Where], None]] = {
     "normalize": normalize_section,
     "particles": particles_section,
     "pdf": pdf_section,
+    "author": author_value,
     "original": original_section,
     "captions": captions_section,
     "chapters": chapters_entries,

@@ -14,15 +14,19 @@ from ..cache import Cache
 from ..load import Book
 from ..parse import Doc
 from .callouts import make_callouts
+from .chapter_links import link_chapters
 from .citations import cite
 from .context import Context, Target
 from .crossrefs import resolve_crossrefs
+from .embeds import make_embeds
 from .equations import number_equations
 from .figures import check_images, implicit_figures, number_figures
 from .headings import shift_headings
 from .ids import unique_ids
 from .leaks import report_leaks
 from .links import check_links
+from .listings import number_listings
+from .math_macros import expand_math_macros
 from .sections import number_sections
 from .tables import number_tables
 
@@ -30,16 +34,20 @@ Pass = Callable[[Doc, Context], Doc]
 
 PASSES: list[tuple[str, Pass]] = [
     ("headings", shift_headings),
-    ("callouts", make_callouts),
+    ("callouts", make_callouts),  # also ::: details (a callout of kind details)
+    ("embeds", make_embeds),  # before images: the static image is a figure
     ("images", check_images),
     ("links", check_links),  # file: URLs and PDF attachments from outside the book (SEC001)
     ("implicit-figures", implicit_figures),
     ("figures", number_figures),
     ("tables", number_tables),
+    ("listings", number_listings),
+    ("math-macros", expand_math_macros),  # \def in one formula holds for the later ones
     ("equations", number_equations),
     ("ids", unique_ids),
     ("sections", number_sections),
     ("crossrefs", resolve_crossrefs),
+    ("chapter-links", link_chapters),  # [x](other-chapter.md#id) → #id, once every id is known
     ("citations", cite),
     ("leaks", report_leaks),  # last: what is still foreign syntax (LEAK001)
 ]

@@ -13,11 +13,12 @@ import re
 from typing import Any
 
 from ..parse import Doc
-from ..parse.ast import attr, keyval, stringify, text_inlines, walk
+from ..parse.ast import attr, iter_nodes, keyval, stringify, text_inlines, walk
+from .attr_text import attribute_inlines
 from .context import Context
 
 # The callout kinds; their titles come from the language table (``callout-KIND``).
-TITLES = ("note", "tip", "warning", "caution", "important", "danger")
+TITLES = ("note", "tip", "warning", "caution", "important", "danger", "takeaway")
 ALIASES = {f"callout-{k}": k for k in TITLES} | {"info": "note", "hint": "tip"}
 EMOJI_KIND = {
     "📝": "note",
@@ -69,6 +70,8 @@ def callout(
 
 def from_div(node: dict[str, Any], titles: dict[str, str]) -> dict[str, Any] | None:
     ident, classes, _keyvals = node["c"][0]
+    if "details" in classes and "callout" not in classes:
+        return from_details(node, titles)
     kind = next((ALIASES.get(c, c) for c in classes if ALIASES.get(c, c) in TITLES), None)
     if kind is None or "callout" in classes:
         return None
@@ -82,6 +85,19 @@ def from_div(node: dict[str, Any], titles: dict[str, str]) -> dict[str, Any] | N
     else:
         title = text_inlines(titles[kind])
     return callout(kind, title, body, ident)
+
+
+def from_details(node: dict[str, Any], titles: dict[str, str]) -> dict[str, Any]:
+    """``::: {.details summary="답"}`` → a callout of kind ``details`` titled by the summary.
+
+    One shape for every writer: the PDF engines draw it as a box, always open
+    (the answers stay readable in print); the site makes it a ``<details>``.
+    The summary may carry Markdown; it is parsed in :func:`make_callouts`.
+    """
+    summary = keyval(node["c"][0], "summary") or titles["details"]
+    made = callout("details", text_inlines(summary), node["c"][1], node["c"][0][0])
+    made["c"][1][0]["c"][0][2] = [["summary", summary]]  # the text, for parsing later
+    return made
 
 
 def from_blockquote(node: dict[str, Any], titles: dict[str, str]) -> dict[str, Any] | None:
@@ -149,7 +165,7 @@ def drop_leading_text(inlines: list[dict[str, Any]], prefix: str) -> list[dict[s
 
 def make_callouts(doc: Doc, ctx: Context) -> Doc:
     words = ctx.book.config.words
-    titles = {kind: words.word(f"callout-{kind}") for kind in TITLES}
+    titles = {kind: words.word(f"callout-{kind}") for kind in (*TITLES, "details")}
 
     def action(node: dict[str, Any]) -> Any:
         if node["t"] == "Div":
@@ -163,4 +179,22 @@ def make_callouts(doc: Doc, ctx: Context) -> Doc:
         return made
 
     doc.blocks = walk(doc.blocks, action)
+    markdown_summaries(doc, ctx)
     return doc
+
+
+def markdown_summaries(doc: Doc, ctx: Context) -> None:
+    """Details summaries with Markdown in them (``**답**``) as formatted inlines."""
+    titles = [
+        node
+        for node in iter_nodes(doc.blocks)
+        if node["t"] == "Div"
+        and "callout-title" in node["c"][0][1]
+        and keyval(node["c"][0], "summary") is not None
+    ]
+    if not titles:
+        return
+    texts = [keyval(node["c"][0], "summary") or "" for node in titles]
+    for node, inlines in zip(titles, attribute_inlines(texts, doc, ctx), strict=True):
+        node["c"][0][2] = []
+        node["c"][1] = [{"t": "Plain", "c": inlines}]

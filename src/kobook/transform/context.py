@@ -40,6 +40,8 @@ class Context:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seen_ids: set[str] = field(default_factory=set)
     counters: dict[tuple[str, str], int] = field(default_factory=dict)
+    # Each file a chapter is made of -> that chapter (``chapter_links.py``), made once.
+    chapter_files: dict[Path, Chapter] | None = None
     # (chapter id, URL after check_images) -> URL as written, for messages.
     source_urls: dict[tuple[str, str], str] = field(default_factory=dict)
 

@@ -9,6 +9,7 @@ number alone.  An id that names nothing is an error with file and line.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..korean.hangul import has_hangul
@@ -35,7 +36,8 @@ def with_particle(number_text: str, rest: str, ctx: Context) -> str:
     if particle is None:
         return rest
     extra = (ctx.book.config.get("particles") or {}).get("words")
-    form = agree(number_text, particle, extra)
+    # A printed listing number ``1-1`` is read like ``1.1`` (일 다시 일): it ends in 일.
+    form = agree(re.sub(r"(\d)-(?=\d)", r"\1.", number_text), particle, extra)
     return (form or particle.text) + tail
 
 

@@ -45,6 +45,24 @@ def toc_entries(docs: list[Doc], depth: int, words: Words) -> list[TocEntry]:
     return entries
 
 
+def part_titles(docs: list[Doc], words: Words) -> dict[str, str]:
+    """Chapter id → the title of the part it opens (a part page, a TOC group).
+
+    A chapter's ``part`` (mdBook ``# Part`` lines) opens a part; the first
+    appendix opens one titled 부록 (Appendices) unless it opens its own.
+    """
+    parts: dict[str, str] = {}
+    appendix_seen = False
+    for doc in docs:
+        chapter = doc.chapter
+        if chapter.part:
+            parts[chapter.id] = chapter.part
+        elif chapter.kind == "appendix" and not appendix_seen:
+            parts[chapter.id] = words.word("appendices")
+        appendix_seen = appendix_seen or chapter.kind == "appendix"
+    return parts
+
+
 def blocks_to_html(blocks: list[dict[str, Any]], extra_args: list[str] | None = None) -> str:
     """pandoc's HTML5 for a list of blocks (math as MathML unless already replaced)."""
     document = {"pandoc-api-version": api_version(), "meta": {}, "blocks": blocks}

@@ -1,6 +1,8 @@
 """The HTML book: one page per chapter, an index with the TOC, fully offline.
 
-Math is MathML (browsers draw it natively), images are copied beside the pages
+Math is MathML (browsers draw it natively); a formula pandoc cannot convert is
+an SVG drawing with its TeX as alt text (``mathsvg.py``), or MATH001 with its
+TeX in code style.  Images are copied beside the pages
 with the same relative paths (downloaded remote images under ``images/remote/``),
 links between chapters point at the right page,
 and footnotes keep pandoc's back-links.  No CDN, no remote font or script.
@@ -11,6 +13,8 @@ made to be served.
 
 from __future__ import annotations
 
+import html
+import re
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,9 +26,18 @@ from ..errors import Diagnostic
 from ..load import Book
 from ..parse import Doc
 from ..parse.ast import copy_tree, iter_nodes, keyval
+from ..transform.math_macros import for_mathml
 from ..transform.remote import REMOTE_ATTR
 from . import passes
-from .common import atomic_directory, blocks_to_html, highlight_css, public_modes, toc_entries
+from .common import (
+    atomic_directory,
+    blocks_to_html,
+    highlight_css,
+    part_titles,
+    public_modes,
+    toc_entries,
+)
+from .mathsvg import MathError, formula_location, img_tag, render_math
 from .sanitize import sanitize_blocks
 from .templates import environment
 
@@ -57,15 +70,68 @@ def prepare(doc: Doc, book: Book, pages: dict[str, str]) -> tuple[list[Any], lis
     blocks = passes.heading_numbers(blocks, book.config)
     blocks = passes.equation_numbers(blocks)
     blocks = passes.upright_hangul(blocks)
+    blocks = mathml_tex(blocks)
     blocks = passes.code_languages(blocks)
     blocks = site_remote_images(blocks)
+    blocks = passes.details_html(blocks)
+    blocks = passes.embeds_html(blocks)
     return passes.rewrite_links(blocks, pages, page_name(doc)), problems
 
 
 def page_body(doc: Doc, book: Book, pages: dict[str, str]) -> tuple[str, list[Diagnostic]]:
     """A chapter page's HTML body and the warnings met while preparing it."""
     blocks, problems = prepare(doc, book, pages)
-    return blocks_to_html(blocks), problems
+    body = math_fallbacks(blocks_to_html(blocks), blocks, doc, problems)
+    return body, problems
+
+
+def mathml_tex(blocks: list[Any]) -> list[Any]:
+    """Math in the TeX texmath reads (``\\textcolor``, size switches: see ``for_mathml``)."""
+    for node in iter_nodes(blocks):
+        if node["t"] == "Math":
+            node["c"][1] = for_mathml(node["c"][1])
+    return blocks
+
+
+# pandoc's output for a formula texmath could not convert: its TeX between dollars.
+UNCONVERTED = re.compile(r'<span class="math (inline|display)">([^<]*)</span>')
+
+
+def math_fallbacks(body: str, blocks: list[Any], doc: Doc, problems: list[Diagnostic]) -> str:
+    """Formulas pandoc left as ``$$TeX$$`` text → an SVG drawing (alt text: the TeX), or
+    MATH001 and the TeX in code style, without dollars: a reported failure, not leaked
+    syntax.  Only the page's own formulas are replaced (raw HTML cannot fake one).
+    """
+    if '<span class="math ' not in body:
+        return body
+    formulas = {
+        (n["c"][1], n["c"][0]["t"] == "DisplayMath") for n in iter_nodes(blocks) if n["t"] == "Math"
+    }
+
+    def replace(match: re.Match[str]) -> str:
+        display = match.group(1) == "display"
+        dollars = "$$" if display else "$"
+        text = html.unescape(match.group(2))
+        tex = text[len(dollars) : -len(dollars)]
+        if not (text.startswith(dollars) and text.endswith(dollars)) or (
+            (tex, display) not in formulas
+        ):
+            return match.group(0)
+        try:
+            return img_tag(render_math(tex, display, None), tex, display)
+        except MathError as exc:
+            problems.append(
+                Diagnostic(
+                    "MATH001",
+                    f"math could not be drawn ({exc}): {tex.strip()[:60]}",
+                    formula_location(doc.chapter, tex),
+                    "simplify the TeX or report it; it is shown as source on the page",
+                    "warning",
+                )
+            )
+            return f'<code class="math-error">{html.escape(tex.strip())}</code>'
+
+    return UNCONVERTED.sub(replace, body)
 
 
 def local_images(docs: list[Doc]) -> set[str]:
@@ -77,6 +143,19 @@ def local_images(docs: list[Doc]) -> set[str]:
                 if ":" not in url.split("/", 1)[0] and not url.startswith("/"):
                     found.add(url)
     return found
+
+
+def local_embeds(docs: list[Doc]) -> set[str]:
+    """Pages the site frames (``Div.embed[src]``): paths inside the book, checked by
+    ``transform/embeds.py``; copied like images."""
+    return {
+        src
+        for doc in docs
+        for node in iter_nodes(doc.blocks)
+        if node["t"] == "Div"
+        and "embed" in node["c"][0][1]
+        and (src := keyval(node["c"][0], "src"))
+    }
 
 
 REMOTE_DIR = "images/remote"
@@ -121,6 +200,7 @@ def write_html(
     pages = id_pages(every)
     env = environment(book.root)
     depth = config.toc_depth
+    parts = part_titles(every, config.words)
     toc = [
         {
             "level": e.level,
@@ -128,9 +208,15 @@ def write_html(
             "number": e.number,
             "title": e.title,
             "chapter_id": e.chapter_id,
+            "part": parts.get(e.chapter_id, "") if e.level == 1 else "",
         }
         for e in toc_entries(every, depth, config.words)
     ]
+    for chapter_id in parts:  # a part is printed once, above its first chapter's entry
+        first = next((i for i in toc if i["chapter_id"] == chapter_id and i["part"]), None)
+        for item in toc:
+            if item["chapter_id"] == chapter_id and item is not first:
+                item["part"] = ""
     chapters = [e for e in toc if e["level"] == 1]
     common = {
         "lang": config.lang,
@@ -173,7 +259,7 @@ def write_site(
         source = env.loader.get_source(env, f"html/{name}")[0]
         atomic_write(assets / name, source.encode("utf-8"))
     atomic_write(assets / "highlight.css", highlight_css().encode("utf-8"))
-    for url in sorted(local_images(docs)):
+    for url in sorted(local_images(docs) | local_embeds(docs)):
         source = (book.root / url).resolve()
         target = tmp / url
         if source.is_file():
@@ -213,6 +299,7 @@ def write_site(
         chapters=chapters,
         subtitle=config.get("subtitle", ""),
         authors=config.authors,
+        affiliations=config.affiliations,
         translators=config.translators,
         original=original,
     )

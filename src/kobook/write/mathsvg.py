@@ -5,22 +5,31 @@ nothing is downloaded and no font is needed at PDF time.  The SVG's baseline
 offset becomes a ``vertical-align`` so inline math sits on the text baseline.
 ziamath's math font has no Hangul: a top-level ``\\text{한글}`` is drawn from a
 Hangul TrueType/OpenType font through ``ziamath.Text`` instead.
+
+The site uses the same drawings for the formulas pandoc cannot turn into
+MathML (:func:`img_tag`, alt text = the TeX), so every output draws a formula
+or reports it (MATH001, located by :func:`formula_location`) and shows its
+TeX in code style: never as ``$$…$$`` text.
 """
 
 from __future__ import annotations
 
 import base64
 import functools
+import html
 import json
 import re
 from dataclasses import dataclass
 
 from .. import limits, tools
 from ..cache import Cache, digest
+from ..errors import Location
 from ..korean.hangul import has_hangul
+from ..load import Chapter
+from ..transform.math_macros import without_size_switches
 
 SIZE = 20.0  # drawing size in px; the result is scaled in em, so any size works
-RENDERER_VERSION = "1"
+RENDERER_VERSION = "2"  # 2: size switches dropped, definitions refused
 
 
 @dataclass(frozen=True)
@@ -106,11 +115,37 @@ def matching_brace(tex: str, open_index: int) -> int:
     return len(tex) - 1
 
 
+# Left in a formula only when ``transform/math_macros.py`` could not read them:
+# ziamath would expand them itself, with no limit (a macro bomb).
+DEFINITION = re.compile(
+    r"\\(?:[gex]?def|let|(?:re|provide|new)command|DeclareMathOperator)(?![A-Za-z])"
+)
+
+
+# What ziamath's TeX reader (latex2mathml) makes of a command it does not know: the
+# name as a symbol, so the drawing would show ``\blue`` in letters.
+UNKNOWN = re.compile(r">[^<]*?(\\[A-Za-z]+)[^<]*</m(?:i|o|text)>")
+
+
+def unknown_commands(tex: str) -> list[str]:
+    """Commands ziamath would draw as their names (``\\blue{x}`` with no ``\\def``)."""
+    from ziamath.tex import tex2mml
+
+    try:
+        return UNKNOWN.findall(tex2mml(tex))
+    except Exception:  # drawing reports the same failure, with its reason
+        return []
+
+
 def draw(tex: str, display: bool) -> MathImage:
     """Draw one expression (uncached)."""
     import ziamath
 
-    tex = tex.strip()
+    tex = without_size_switches(tex.strip())
+    if DEFINITION.search(tex):
+        raise MathError("a macro definition kobook cannot read (delimited parameters?)")
+    if unknown := unknown_commands(tex):
+        raise MathError(f"unknown command {unknown[0]}")
     try:
         if has_hangul(tex):
             pieces = split_hangul_text(tex)
@@ -158,3 +193,30 @@ def render_math(tex: str, display: bool, cache: Cache | None) -> MathImage:
     if cache is not None:
         cache.put("math", key, image.to_json().encode(), ".json")
     return image
+
+
+def img_tag(image: MathImage, tex: str, display: bool) -> str:
+    """The ``<img>`` of a drawn formula, sized in em and sitting on the baseline; its
+    alt text is the TeX (what a screen reader or a copy gets)."""
+    style = (
+        f"width:{image.width_em:.3f}em;height:{image.height_em:.3f}em;"
+        f"vertical-align:-{image.depth_em:.3f}em"
+    )
+    cls = "math display" if display else "math inline"
+    alt = html.escape(tex.strip(), quote=True)
+    tag = f'<img class="{cls}" style="{style}" alt="{alt}" src="{image.data_uri()}">'
+    return f'<span class="math-display">{tag}</span>' if display else tag
+
+
+def formula_location(chapter: Chapter, tex: str) -> Location:
+    """Where a formula is in the chapter's source, for MATH001.
+
+    The formula as written first; else its longest line found (macros expanded
+    by ``math_macros`` changed some lines, and a long line is rarely in another
+    formula); else the chapter's first line.
+    """
+    lines = [tex.strip(), *sorted((ln.strip() for ln in tex.splitlines()), key=len, reverse=True)]
+    for needle in lines:
+        if len(needle) >= 3 and (found := chapter.locate(needle)) is not None:
+            return found
+    return chapter.where(1)

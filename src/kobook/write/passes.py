@@ -16,8 +16,8 @@ from typing import Any
 from ..cache import Cache
 from ..korean.hangul import has_hangul
 from ..load import Config
-from ..parse.ast import attr, iter_nodes, keyval, raw_inline, walk
-from .mathsvg import MathError, render_math
+from ..parse.ast import attr, iter_nodes, keyval, raw_block, raw_inline, stringify, walk
+from .mathsvg import MathError, img_tag, render_math
 
 Blocks = list[dict[str, Any]]
 
@@ -167,17 +167,8 @@ def math_as_svg(
             image = render_math(tex, display, cache)
         except MathError as exc:
             on_error(tex, str(exc))
-            return {"t": "Code", "c": [attr("", ["math-error"]), tex]}
-        style = (
-            f"width:{image.width_em:.3f}em;height:{image.height_em:.3f}em;"
-            f"vertical-align:-{image.depth_em:.3f}em"
-        )
-        cls = "math display" if display else "math inline"
-        alt = html.escape(tex, quote=True)
-        tag = f'<img class="{cls}" style="{style}" alt="{alt}" src="{image.data_uri()}">'
-        if display:
-            tag = f'<span class="math-display">{tag}</span>'
-        return raw_inline("html", tag)
+            return {"t": "Code", "c": [attr("", ["math-error"]), tex.strip()]}
+        return raw_inline("html", img_tag(image, tex, display))
 
     return walk(blocks, action)
 
@@ -229,3 +220,69 @@ def emoji(blocks: Blocks) -> Blocks:
         return out
 
     return walk(blocks, split)
+
+
+def details_html(blocks: Blocks) -> Blocks:
+    """``Div.callout-details`` → ``<details class="details"><summary>…</summary>…</details>``.
+
+    Runs after the sanitizer: these tags are kobook's own.  The PDF engines keep
+    the callout box (always open: the answers stay readable in print).
+    """
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Div" or "callout-details" not in node["c"][0][1]:
+            return None
+        ident = node["c"][0][0]
+        body = node["c"][1]
+        title: list[dict[str, Any]] = []
+        if body and body[0]["t"] == "Div" and "callout-title" in body[0]["c"][0][1]:
+            title = [i for b in body[0]["c"][1] for i in b.get("c", [])]
+            body = body[1:]
+        id_attr = f' id="{html.escape(ident, quote=True)}"' if ident else ""
+        return [
+            raw_block("html", f'<details class="details"{id_attr}>'),
+            raw_block("html", "<summary>"),
+            {"t": "Plain", "c": title},
+            raw_block("html", "</summary>"),
+            *walk(body, action),
+            raw_block("html", "</details>"),
+        ]
+
+    return walk(blocks, action)
+
+
+# An embedded page runs its scripts in an opaque origin: no allow-same-origin, so it
+# cannot read the site's storage or reach into the page that frames it.
+EMBED_SANDBOX = "allow-scripts"
+
+
+def embeds_html(blocks: Blocks) -> Blocks:
+    """``Div.embed[src]`` → the page in a sandboxed ``<iframe>`` (its copy in the site).
+
+    The caption of its static figure, if any, stays under the frame, so the
+    figure numbers are the same as in the PDF.  Runs after the sanitizer.
+    """
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Div" or "embed" not in node["c"][0][1]:
+            return None
+        src = keyval(node["c"][0], "src")
+        if not src:
+            return None
+        ident = node["c"][0][0]
+        figure = next((b for b in node["c"][1] if b["t"] == "Figure"), None)
+        caption = figure["c"][1][1] if figure is not None else []
+        ident = ident or (figure["c"][0][0] if figure is not None else "")
+        title = keyval(node["c"][0], "title") or stringify(caption) or src
+        id_attr = f' id="{html.escape(ident, quote=True)}"' if ident else ""
+        frame = (
+            f'<iframe class="embed-frame" src="{html.escape(src, quote=True)}" '
+            f'sandbox="{EMBED_SANDBOX}" loading="lazy" referrerpolicy="no-referrer" '
+            f'title="{html.escape(title, quote=True)}"></iframe>'
+        )
+        out = [raw_block("html", f'<figure class="embed"{id_attr}>'), raw_block("html", frame)]
+        if caption:
+            out += [raw_block("html", "<figcaption>"), *caption, raw_block("html", "</figcaption>")]
+        return [*out, raw_block("html", "</figure>")]
+
+    return walk(blocks, action)

@@ -23,10 +23,10 @@ from ..parse import Doc
 from ..parse.ast import copy_tree, iter_nodes
 from ..transform.leaks import html_leaks
 from . import passes, weasy_images
-from .common import atomic_output, blocks_to_html, highlight_css, toc_entries
+from .common import atomic_output, blocks_to_html, highlight_css, part_titles, toc_entries
 from .fonts import resolve_fonts
 from .layout import page_layout
-from .mathsvg import MathError, render_math
+from .mathsvg import MathError, formula_location, render_math
 from .pdf_images import print_ready
 from .sanitize import sanitize_blocks
 from .templates import environment
@@ -55,8 +55,8 @@ def prepare(doc: Doc, book: Book, cache: Cache | None, problems: list[Diagnostic
         problems.append(
             Diagnostic(
                 "MATH001",
-                f"math could not be drawn ({reason}): {tex[:60]}",
-                doc.chapter.where(1),
+                f"math could not be drawn ({reason}): {tex.strip()[:60]}",
+                formula_location(doc.chapter, tex),
                 "simplify the TeX or report it; it is shown as source in the PDF",
                 "warning",
             )
@@ -133,10 +133,12 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
         combined += [*prepare(doc, book, cache, problems), marker]
     body = blocks_to_html(combined)
     parts = body.split(CHAPTER_SPLIT)
+    part_of = part_titles(docs, config.words)
     chapters = [
         {
             "id": doc.chapter.id,
             "kind": doc.chapter.kind,
+            "part": part_of.get(doc.chapter.id, ""),
             "html": html,
             "lang": doc.chapter.lang if doc.chapter.lang != config.lang else "",
         }
@@ -162,11 +164,13 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
         title=config.title,
         subtitle=config.get("subtitle", ""),
         authors=config.authors,
+        affiliations=config.affiliations,
         translators=config.translators,
         date=config.date_text,
         description=config.get("description", ""),
         original=original,
         toc=toc,
+        parts=part_of,
         chapters=chapters,
         css=css,
         version=__version__,

@@ -43,7 +43,7 @@ from ..parse.ast import (
 from ..parse.pandoc import run_pandoc
 from ..transform.leaks import html_leaks
 from . import passes
-from .common import atomic_output
+from .common import atomic_output, part_titles
 from .fontcoverage import covers, fallback_family
 from .fonts import resolve_fonts
 from .latex_assets import convert_image, emoji_image
@@ -111,6 +111,130 @@ def equations(blocks: Blocks) -> Blocks:
     return walk(blocks, action)
 
 
+# Where a LaTeX float cannot go ("Not in outer par mode"): boxes, footnotes, table
+# cells; and in lists and quotes a float would drift away from its item.
+NESTING = ("BulletList", "OrderedList", "DefinitionList", "BlockQuote", "Note", "Table")
+BOX_CLASSES = ("column", "columns")
+
+
+def is_box(node: dict[str, Any]) -> bool:
+    """A Div the PDF draws as a box (a callout, details, a pandoc column)."""
+    classes = node["c"][0][1]
+    return any(c.startswith("callout") or c in BOX_CLASSES for c in classes)
+
+
+def anchored_figures(blocks: Blocks) -> Blocks:
+    """Figures inside callouts, details boxes, lists, quotes, footnotes and tables: ``[H]``.
+
+    pandoc writes every figure as a float (``\\begin{figure}`` placed ``htbp``),
+    and TeX cannot float out of a box or a footnote; nested figures stay where
+    they are instead (``latex-placement=H``, the float package's "here").
+    Top-level figures follow the template (``H`` in kobook's; a book's own
+    template may let them float).  Must run before :func:`callouts` turns the
+    boxes into raw LaTeX.
+    """
+
+    def visit(value: Any, nested: bool) -> None:
+        if isinstance(value, list):
+            for item in value:
+                visit(item, nested)
+            return
+        if not isinstance(value, dict) or "t" not in value:
+            return
+        kind = value["t"]
+        if kind == "Figure":
+            keyvals = value["c"][0][2]
+            if nested and not any(k == "latex-placement" for k, _ in keyvals):
+                keyvals.append(["latex-placement", "H"])
+            return  # subfigures are minipages of their figure, not floats
+        inner = nested or kind in NESTING or (kind == "Div" and is_box(value))
+        visit(value.get("c"), inner)
+
+    visit(blocks, False)
+    return blocks
+
+
+# A row break followed by a "[" that is not a dimension: ``\\ [c_0, ...]`` in a matrix.
+ROW_BRACKET = re.compile(
+    r"(\\\\\*?)(?=\s*\[)(?!\s*\[\s*-?[\d.]+\s*(?:em|ex|pt|mm|cm|in|bp|pc|sp|mu|dd|cc)\s*\])"
+)
+
+
+BLANK_LINES = re.compile(r"\n\s*\n")
+
+
+def mathjax_math(blocks: Blocks) -> Blocks:
+    """Math written for MathJax, made LaTeX's: :func:`row_brackets`, :func:`text_in_math`,
+    and no blank line (a paragraph end: "Missing $ inserted"), as the lines a
+    removed ``\\def`` leaves (transform/math_macros.py)."""
+    for node in iter_nodes(blocks):
+        if node["t"] == "Math":
+            tex = BLANK_LINES.sub("\n", node["c"][1])
+            node["c"][1] = text_in_math(row_brackets(tex))
+    return blocks
+
+
+def row_brackets(tex: str) -> str:
+    """``\\\\`` then ``[x]`` on the next row: the bracket is math, not a row skip.
+
+    LaTeX's ``\\\\`` reads a following ``[`` as its optional space (``\\\\[0.5em]``),
+    even on the next line, so ``\\\\`` + newline + ``[c_0, ...]`` fails with
+    "Missing number"; MathJax only takes a dimension there.  A ``\\relax``
+    after the ``\\\\`` keeps the bracket; ``\\\\[0.5em]`` stays as it is.
+    """
+    return ROW_BRACKET.sub(r"\1\\relax", tex)
+
+
+def braced(text: str, start: int) -> int:
+    """The index just after the ``{...}`` group opening at ``text[start]`` (-1: unbalanced)."""
+    depth = 0
+    index = start
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        index += 1
+    return -1
+
+
+TEXT_IN_MATH = re.compile(r"\\(?:text(?:rm|bf|it|sf|tt|up|md|sl|normal)?|mbox)\s*(?=\{)")
+BARE_SCRIPT = re.compile(r"(?<!\\)([_^])")
+
+
+def text_in_math(tex: str) -> str:
+    """``\\text{num_params}``: ``_`` and ``^`` in the text of a formula are letters.
+
+    MathJax prints them as they are; in LaTeX's text mode they are an error
+    ("Missing $ inserted").  Text inside ``$...$`` within the text stays math.
+    """
+    out: list[str] = []
+    last = 0
+    for match in TEXT_IN_MATH.finditer(tex):
+        if match.start() < last:
+            continue
+        end = braced(tex, match.end())
+        if end < 0:
+            continue
+        inner = tex[match.end() : end]
+        pieces = re.split(r"(\$[^$]*\$)", inner)
+        fixed = "".join(
+            p
+            if p.startswith("$")
+            else BARE_SCRIPT.sub(lambda m: "\\_" if m.group(1) == "_" else "\\^{}", p)
+            for p in pieces
+        )
+        out += [tex[last : match.end()], fixed]
+        last = end
+    return "".join(out) + tex[last:]
+
+
 def callouts(blocks: Blocks) -> Blocks:
     """``Div.callout`` → the template's ``kocallout`` box with a bold title line."""
 
@@ -136,6 +260,61 @@ def callouts(blocks: Blocks) -> Blocks:
         ]
 
     return walk(blocks, action)
+
+
+# kobook's own commands for the constructs dialects emit, and MathJax's own math
+# commands (\gt, \lt, \bold, \Bbb) that sites use.  \provide...: a book's template
+# that defines them first (templates/latex/book.latex) changes their look.
+DEFINITIONS = r"""\providecolor{kocallout-takeaway}{HTML}{00796B}
+\providecolor{kocallout-details}{HTML}{8A94A3}
+\providecommand{\kolistingcaption}[1]{\par\noindent{\small\sffamily #1}\par\nopagebreak[4]}
+\providecommand{\kolistingfile}[1]{\par\noindent{\footnotesize\sffamily\color{black!65}#1}\par\nopagebreak[4]}
+\providecommand{\gt}{>}
+\providecommand{\lt}{<}
+\providecommand{\bold}[1]{\mathbf{#1}}
+\providecommand{\Bbb}[1]{\mathbb{#1}}"""
+
+
+def book_blocks(blocks: Blocks, italic_abstract: bool) -> Blocks:
+    """Abstracts, listing captions and file names as LaTeX (see :data:`DEFINITIONS`).
+
+    ``Div.abstract`` → an indented small-type quote (italic only where the
+    language has italics: never Hangul or Han); a listing's caption and file
+    name are kept on the page of the code that follows.
+    """
+    shape = "\\itshape" if italic_abstract else ""
+
+    def wrap(command: str, node: dict[str, Any]) -> list[dict[str, Any]]:
+        inlines = [i for b in node["c"][1] if b["t"] in ("Plain", "Para") for i in b["c"]]
+        return [
+            {
+                "t": "Plain",
+                "c": [raw_inline("latex", f"\\{command}{{"), *inlines, raw_inline("latex", "}")],
+            }
+        ]
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Div":
+            return None
+        classes = node["c"][0][1]
+        if "abstract" in classes:
+            return [
+                raw_block("latex", f"\\begin{{quote}}\\small{shape}\\color{{black!80}}"),
+                *walk(node["c"][1], action),
+                raw_block("latex", "\\end{quote}"),
+            ]
+        if "listing-caption" in classes:
+            return wrap("kolistingcaption", node)
+        if "listing-file" in classes:
+            return wrap("kolistingfile", node)
+        return None
+
+    return walk(blocks, action)
+
+
+def part_page(title: str) -> Blocks:
+    """A part's title on a recto page of its own, in the TOC and the bookmarks (KOMA)."""
+    return [raw_block("latex", f"\\addpart{{{latex_escape(title)}}}")] if title else []
 
 
 class Assets:
@@ -375,6 +554,19 @@ def unnumbered_chapters(blocks: Blocks, doc: Doc) -> Blocks:
     return blocks
 
 
+def chapter_counter(doc: Doc) -> Blocks:
+    """LaTeX's chapter counter set to the chapter's own number (``\\setcounter``).
+
+    LaTeX counts chapters 1, 2, ... by itself; kobook's number can start
+    elsewhere (distill's ``section_number: 0``), and the figures' numbers
+    (``Figure 2.10``) must agree with the heading (``Chapter 2``).
+    """
+    number = doc.chapter.number
+    if number is None:
+        return []
+    return [raw_block("latex", f"\\setcounter{{chapter}}{{{number - 1}}}")]
+
+
 def prepare(
     doc: Doc,
     book: Book,
@@ -385,8 +577,9 @@ def prepare(
     *,
     policy: Policy | None = None,
     assets: Assets | None = None,
+    part: str = "",
 ) -> Blocks:
-    """The LaTeX-specific passes over one chapter (on a copy).
+    """The LaTeX-specific passes over one chapter (on a copy); ``part``: the part it opens.
 
     The chapter's own raw LaTeX and math are screened first (``policy``,
     :mod:`.latex_screen`); what kobook adds after that is its own.
@@ -398,8 +591,11 @@ def prepare(
     blocks, unsafe = sanitize_blocks(blocks, doc.chapter)
     problems += unsafe
     blocks = unnumbered_chapters(blocks, doc)
+    blocks = mathjax_math(blocks)
     blocks = equations(blocks)
+    blocks = anchored_figures(blocks)
     blocks = callouts(blocks)
+    blocks = book_blocks(blocks, book.config.language == "en")
     blocks = passes.upright_hangul(blocks)
     blocks = passes.code_languages(blocks)
     blocks = passes.emoji(blocks)
@@ -409,7 +605,8 @@ def prepare(
     if book.config.language in XECJK_LANGUAGES:
         blocks = cjk_spaces(blocks)
     blocks = fallback_fonts(blocks, main_font, fallbacks)
-    return [raw_block("latex", f"{CHAPTER_MARK}{doc.chapter.id}"), *blocks]
+    mark = raw_block("latex", f"{CHAPTER_MARK}{doc.chapter.id}")
+    return [mark, *part_page(part), *chapter_counter(doc), *blocks]
 
 
 class Raw(str):
@@ -493,6 +690,7 @@ def template_variables(
         "xecjk": config.language in XECJK_LANGUAGES,
         **word_variables(config),
         "authors": ", ".join(config.authors),
+        "affiliations": words_list(config, config.affiliations),
         "translators": ", ".join(config.translators),
         "plaintitle": config.title,
         "plainauthors": ", ".join(config.authors),
@@ -500,6 +698,11 @@ def template_variables(
         "original": original,
         "version": __version__,
     }
+
+
+def words_list(config: Config, items: list[str]) -> str:
+    """``A, B`` (``A、B`` in Chinese and Japanese): the language's list separator."""
+    return config.words.word("list-separator").join(items)
 
 
 # Books set with xeCJK; Korean and English (and other languages) keep ko.TeX.
@@ -711,10 +914,19 @@ def render_latex(
     fallbacks: dict[str, str] = {}
     fonts = resolve_fonts(book.config)
     main_font = str(fonts.named.get("mainfont") or fonts.serif[0])
-    blocks: Blocks = []
+    blocks: Blocks = [raw_block("latex", DEFINITIONS)]
+    parts = part_titles(docs, book.config.words)
     for doc in docs:
         blocks += prepare(
-            doc, book, cache, problems, fallbacks, main_font, policy=policy, assets=assets
+            doc,
+            book,
+            cache,
+            problems,
+            fallbacks,
+            main_font,
+            policy=policy,
+            assets=assets,
+            part=parts.get(doc.chapter.id, ""),
         )
     config = book.config
     settings = class_settings(config, book)

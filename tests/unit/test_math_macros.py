@@ -1,0 +1,189 @@
+"""Math macros (``\\def``, ``\\newcommand``) hold for the rest of a chapter; bombs stop.
+
+``expand`` is tested on strings; the pass through the real load → parse →
+transform stages, so the chapter order, the removal of a formula that only
+defines and the LIMIT009 location are what a build sees.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kobook import limits
+from kobook.cache import Cache
+from kobook.errors import KobookError
+from kobook.load import load_book
+from kobook.normalize import normalize_book
+from kobook.parse import Doc, parse_book
+from kobook.parse.ast import iter_nodes
+from kobook.transform import Context, transform_book
+from kobook.transform.math_macros import (
+    MacroError,
+    Macros,
+    expand,
+    for_mathml,
+    without_size_switches,
+)
+from kobook.write.mathsvg import MathError, draw
+
+BookMaker = Callable[..., Path]
+
+
+def test_def_in_one_formula_is_used_in_the_next() -> None:
+    macros: Macros = {}
+    first = expand("\\def \\red#1{\\textcolor{red}{#1}}\n\\def\\two#1#2{#2#1}\nx + y", macros)
+    assert first.strip() == "x + y"  # the definitions are gone, the rest stays
+    assert expand("C[\\red{KL}] \\two ab", macros) == "C[\\textcolor{red}{KL}] ba"
+
+
+def test_newcommand_forms_and_operators() -> None:
+    macros: Macros = {}
+    tex = (
+        "\\newcommand{\\R}{\\mathbb{R}}\\newcommand*\\pair[2][0]{(#1,#2)}"
+        "\\renewcommand{\\R}{\\mathbb{Q}}\\providecommand{\\R}{Z}"
+        "\\DeclareMathOperator{\\tr}{tr}"
+        "x \\in \\R, \\pair{b}, \\pair[a]{c}, \\tr A"
+    )
+    assert expand(tex, macros) == "x \\in \\mathbb{Q}, (0,b), (a,c), \\operatorname{tr} A"
+
+
+def test_a_macro_may_use_another_and_a_letter_stays_apart() -> None:
+    macros: Macros = {}
+    assert expand("\\def\\a{\\alpha}\\def\\b{\\a x}\\b", macros) == "\\alpha x"
+    assert expand("\\def\\c#1{#1}\\c\\beta y", macros) == "\\beta y"
+
+
+def test_a_definition_kobook_cannot_read_is_left_as_written() -> None:
+    tex = "\\def\\a#1.{x} \\a y."  # a delimited parameter
+    assert expand(tex, {}) == tex
+
+
+@given(st.text(alphabet="ab{}\\ #1^_\n.$", max_size=40))
+def test_text_without_definitions_is_unchanged(tex: str) -> None:
+    if any(word in tex for word in ("\\def", "\\gdef", "\\edef", "\\xdef")):
+        return
+    assert expand(tex, {}) == tex
+
+
+@pytest.mark.parametrize(
+    "bomb",
+    [
+        "\\def\\a{\\a}\\a",  # never ends
+        "\\def\\a{x\\a}\\a",  # grows by one each time
+        "\\def\\a#1{#1#1#1#1#1#1#1#1#1}\\a{\\a{\\a{\\a{\\a{\\a{\\a{\\a{\\a{x}}}}}}}}}",  # 9⁹
+        "\\def\\ma{xxxxxxxxxx}"
+        + "".join(
+            f"\\def\\m{b}{{" + f"\\m{a}" * 10 + "}"
+            for a, b in zip("abcdefgh", "bcdefghi", strict=True)
+        )
+        + "\\mi",  # 10⁹ characters
+    ],
+)
+def test_bombs_stop_at_a_limit(bomb: str) -> None:
+    start = time.monotonic()
+    with pytest.raises(MacroError, match=r"expand"):
+        expand(bomb, {})
+    assert time.monotonic() - start < 5
+
+
+def test_the_size_limit_is_the_one_in_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    macros: Macros = {}
+    tex = "\\def\\a{xxxxxxxxxx}\\a\\a\\a"
+    monkeypatch.setattr(limits, "MAX_MATH_CHARS", 25)
+    with pytest.raises(MacroError, match="25 characters"):
+        expand(tex, macros)
+    monkeypatch.setattr(limits, "MAX_MATH_CHARS", 30)
+    assert expand(tex, {}) == "x" * 30
+
+
+def test_size_switches_and_textcolor_for_mathml() -> None:
+    assert without_size_switches("\\small{a+b} + \\tiny c \\smallint") == "{a+b} + c \\smallint"
+    assert for_mathml("\\textcolor{red}{x} + \\textcolor {blue} y") == (
+        "{\\color{red}{x}} + {\\color{blue}{y}}"
+    )
+    assert for_mathml("\\textnormal{T}") == "\\textrm{T}"
+
+
+# --- the pass, on a chapter ------------------------------------------------------------
+
+
+def transformed(make_book: BookMaker, text: str, keep_going: bool = True) -> tuple[Doc, Context]:
+    root = make_book({"book/01.md": text, "book/02.md": "# 둘\n\n$\\blue{x}$\n"})
+    book = load_book(root)
+    normalize_book(book)
+    docs = parse_book(book, Cache(None))
+    docs, ctx = transform_book(book, docs, keep_going=keep_going)
+    return docs, ctx
+
+
+def formulas(doc: Doc) -> list[str]:
+    return [n["c"][1] for n in iter_nodes(doc.blocks) if n["t"] == "Math"]
+
+
+CHAPTER = """# 하나
+
+$$
+\\def \\blue#1{\\textcolor{blue}{#1}}
+$$
+
+본문 $\\blue{GH}IJ$ 입니다.
+
+$$
+\\blue{K} + 1
+$$
+"""
+
+
+def test_pass_applies_definitions_to_later_formulas_of_the_chapter_only(
+    make_book: BookMaker,
+) -> None:
+    docs, ctx = transformed(make_book, CHAPTER)
+    assert formulas(docs[0]) == ["\\textcolor{blue}{GH}IJ", "\n\\textcolor{blue}{K} + 1\n"]
+    assert formulas(docs[1]) == ["\\blue{x}"]  # another chapter: not defined there
+    assert not ctx.diagnostics
+
+
+def test_pass_reports_a_bomb_with_its_line_and_keeps_the_source_as_code(
+    make_book: BookMaker,
+) -> None:
+    text = "# 하나\n\n문단.\n\n$$\n\\def\\a{\\a}\n\\a\n$$\n"
+    docs, ctx = transformed(make_book, text)
+    [problem] = ctx.diagnostics
+    assert problem.code == "LIMIT009"
+    assert problem.location.file is not None and problem.location.file.name == "01.md"
+    assert problem.location.line == 6
+    codes = [n for n in iter_nodes(docs[0].blocks) if n["t"] == "Code"]
+    assert [c["c"][1] for c in codes] == ["\\def\\a{\\a}\n\\a"]
+    assert formulas(docs[0]) == []
+    with pytest.raises(KobookError) as raised:
+        transformed(make_book, text, keep_going=False)
+    assert raised.value.code == "LIMIT009"
+
+
+# --- what the SVG drawing (ziamath) refuses instead of drawing TeX as letters ----------
+
+
+@pytest.mark.parametrize(
+    ("tex", "reason"),
+    [
+        ("\\blue{GH} + 1", "unknown command \\\\blue"),  # a macro nobody defined
+        ("\\fbox{\\color{red}{z}}", "unknown command \\\\color"),  # TeX inside a text box
+        ("\\def\\a#1.{x} \\a y.", "macro definition"),  # ziamath would expand it unbounded
+    ],
+)
+def test_svg_refuses_what_it_would_draw_as_source(tex: str, reason: str) -> None:
+    with pytest.raises(MathError, match=reason):
+        draw(tex, display=False)
+
+
+def test_svg_draws_colour_and_ignores_size_switches() -> None:
+    small = draw("\\small{x + \\textcolor{red}{y}}", display=True)
+    plain = draw("{x + \\textcolor{red}{y}}", display=True)
+    assert 'fill="red"' in small.svg
+    assert small.svg == plain.svg
