@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""kobook benchmarks: cold builds of the sample book and the corpus playbook.
+"""kobook benchmarks: cold builds of the sample book and the corpus books.
 
 Prints seconds and peak memory (max RSS of the build process) per measurement,
 so figures can be compared across commits:
@@ -11,8 +11,10 @@ so figures can be compared across commits:
 Each build runs in its own process with an empty cache (a cold build).  Where
 ``xelatex`` is installed, the plain ``pandoc ... --pdf-engine=xelatex`` recipe
 translation repositories use today is timed on the same corpus file for
-comparison.  The corpus lives in ../shared/corpus; without it those rows are
-skipped with a message.
+comparison.  The two repositories of other dialects (the distill site
+``scaling-book-en`` and the mdBook ``rust-book-ko``) are copied, imported in
+place (``kobook import``, timed) and built cold as PDF and HTML.  The corpus
+lives in ../shared/corpus; without it those rows are skipped with a message.
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ SHARED = Path(os.environ.get("KOBOOK_SHARED", REPO.parent / "shared"))
 PLAYBOOK = SHARED / "corpus" / "ultrascale-playbook-ko"
 PLAYBOOK_MD = PLAYBOOK / "The UltraScale Playbook.md"
 COUNTERS = SHARED / "tools" / "ko_pdf_counters.py"
+# Repositories of other dialects: (bench name, corpus folder).
+DIALECT_BOOKS = (
+    ("scaling", SHARED / "corpus" / "scaling-book-en"),
+    ("rust", SHARED / "corpus" / "rust-book-ko"),
+)
 
 
 @dataclass
@@ -160,6 +167,21 @@ def bench_check(work: Path) -> Row | None:
     return Row("playbook check", seconds, peak, f"rc={rc}")
 
 
+def bench_dialect_book(name: str, source: Path, work: Path) -> list[Row]:
+    """``kobook import`` on a copy of ``source``, then cold PDF and HTML builds of it."""
+    copy = work / f"{name}-repo"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(source, copy)
+    seconds, peak, rc, tail = run(kobook_cmd("import", str(copy)))
+    rows = [
+        Row(f"{name} import", seconds, peak, "" if rc == 0 else f"FAILED rc={rc}: {tail[-200:]}")
+    ]
+    if rc == 0:
+        for fmt in ("pdf", "html"):
+            rows.append(bench_build(f"{name} {fmt}", copy, fmt, work, ["--keep-going"]))
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="sample book only")
@@ -198,6 +220,11 @@ def main() -> int:
                     print("(xelatex not installed: plain recipe not measured)")
             else:
                 print(f"(corpus not found at {PLAYBOOK}: playbook rows skipped)")
+            for name, source in DIALECT_BOOKS:
+                if source.is_dir():
+                    rows += bench_dialect_book(name, source, work)
+                else:
+                    print(f"(corpus not found at {source}: {name} rows skipped)")
     width = max(len(r.name) for r in rows)
     print(f"{'measurement':<{width}}  {'seconds':>8}  {'peak MB':>8}  note")
     for row in rows:

@@ -11,5 +11,14 @@ __version__ = "0.1.0"
 
 from .api import BuildResult, build
 from .errors import Diagnostic, KobookError
+from .importer import ImportResult, import_repository
 
-__all__ = ["BuildResult", "Diagnostic", "KobookError", "__version__", "build"]
+__all__ = [
+    "BuildResult",
+    "Diagnostic",
+    "ImportResult",
+    "KobookError",
+    "__version__",
+    "build",
+    "import_repository",
+]

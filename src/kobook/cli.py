@@ -200,6 +200,33 @@ def glossary_extract(
     click.echo(run_glossary_extract(project, list(paths), output_format, min_count), nl=False)
 
 
+@main.command("import")
+@click.argument("source", type=click.Path(path_type=Path))
+@click.option(
+    "--to",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write a plain kobook project here (converted chapters) instead of "
+    "metadata.yaml in SOURCE.",
+)
+@click.option(
+    "--from",
+    "dialect",
+    type=click.Choice(["auto", "distill", "mdbook", "markdown"]),
+    default="auto",
+    show_default=True,
+    help="The repository's format (auto: detect it).",
+)
+@click.option("--force", is_flag=True, help="Replace a metadata.yaml edited by hand.")
+def import_command(source: Path, to: Path | None, dialect: str, force: bool) -> None:
+    """Make a distill site, an mdBook book or Markdown files a kobook book (metadata.yaml)."""
+    from .importer import import_repository
+
+    result = import_repository(source, to=to, dialect=dialect, force=force)
+    for line in result.lines():
+        click.echo(line)
+
+
 @main.command()
 @project_option
 def doctor(project: Path) -> None:

@@ -279,7 +279,9 @@ def test_aliases_within_the_limit_still_work() -> None:
     assert data["c"] == {"x": 1, "y": [1, 2], "z": 3} and data["d"] == data["base"]
     values = "[" + ", ".join(["1"] * (limits.MAX_YAML_ALIAS_NODES - 1)) + "]"
     assert len(parse_yaml(f"a: &a {values}\nb: *a\n", None, "m", "CFG001")["b"]) > 0
-    refused("LIMIT008", parse_yaml, f"a: &a {values}\nb: *a\nc: *a\n", None, "m", "CFG001")
+    refused(
+        "LIMIT008", parse_yaml, f"a: &a {values}\nb: *a\nc: *a\n", None, "m", "CFG001", seconds=5.0
+    )
 
 
 def test_a_large_glossary_without_aliases_is_not_limited() -> None:

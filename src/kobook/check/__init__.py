@@ -20,6 +20,7 @@ from ..load.config import key_line
 from ..load.frontmatter import split_front_matter
 from ..load.schema import CHECK_KEYS, as_choice
 from ..load.textfile import read_text_file
+from .dialects import kept_leaks, leaks_left
 from .glossary import load_glossary
 from .model import SEVERITIES, Finding, Rule, Settings
 from .proof import CHK005, proven_fix
@@ -144,6 +145,8 @@ def check_files(
                 f"unknown rule '{name}'", code="CHK002", hint="rules: " + ", ".join(BY_ID)
             )
     reports = []
+    # A distill/mdBook book: LEAK001 only for what its dialect leaves (check/dialects.py).
+    left = leaks_left(root, config) if settings.enabled("LEAK001") else None
     for path in source_files(root, paths, config):
         source = read_text_file(path)
         text = source.text
@@ -166,6 +169,9 @@ def check_files(
                 ]
         else:
             report.findings = check_text(text, path, file_settings)
+        report.findings = kept_leaks(
+            report.findings, path, report.fixed_text or report.doc_text, left
+        )
         reports.append(report)
     return reports
 

@@ -157,12 +157,16 @@ class Book:
         return Location()
 
 
-def load_book(root: Path) -> Book:
-    """Load ``root`` (a project folder) into a :class:`Book` with all its chapters."""
+def load_book(root: Path, config: Config | None = None) -> Book:
+    """Load ``root`` (a project folder) into a :class:`Book` with all its chapters.
+
+    ``config``: metadata held in memory instead of ``root/metadata.yaml``
+    (``kobook import --to`` reads a repository it must not write into).
+    """
     root = root.resolve()
     if not root.is_dir():
         raise KobookError(f"project folder not found: {root}", code="LOAD001", file=root)
-    config = load_config(root / "metadata.yaml")
+    config = config if config is not None else load_config(root / "metadata.yaml")
     dialect = book_dialect(config)
     for key, value in dialect.metadata(root).items():
         config.raw.setdefault(key, value)  # book.toml, _config.yml: metadata.yaml wins
@@ -397,10 +401,18 @@ def chapter_files(root: Path, config: Config) -> list[Path]:
 
 
 def heading_levels(text: str) -> list[tuple[int, int, str]]:
-    """``(line_index, level, raw_title)`` of ATX headings outside fenced code."""
+    """``(line_index, level, raw_title)`` of ATX headings outside fenced code and comments.
+
+    A ``# note`` line inside an HTML comment that opens a line (the Rust book's
+    ``<!-- manual-regeneration … -->`` blocks) is no heading to pandoc either.
+    """
     found = []
     fence: str | None = None
+    comment = False
     for index, line in enumerate(text.split("\n")):
+        if comment:
+            comment = "-->" not in line
+            continue
         match = FENCE.match(line)
         if match:
             marker = match.group(1)
@@ -410,6 +422,9 @@ def heading_levels(text: str) -> list[tuple[int, int, str]]:
                 fence = None
             continue
         if fence is not None:
+            continue
+        if line.lstrip(" ").startswith("<!--") and "-->" not in line.split("<!--", 1)[1]:
+            comment = True
             continue
         heading = ATX.match(line)
         if heading:

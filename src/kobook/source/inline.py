@@ -4,7 +4,8 @@ Masked (never touched by any fixer): code spans, ``$``/``$$`` math, HTML
 comments, tags and autolinks, link and image targets (``](...)``), bare URLs
 and e-mail addresses, ``{#id .class}`` attributes, ``@key`` citations and
 cross-references (with a particle glued to them, which the build fixes),
-footnote labels, backslash escapes, entities and raw TeX commands.
+footnote labels, backslash escapes, entities and raw TeX commands, Liquid
+``{% … %}`` and ``{{ … }}`` and mdBook ``{{#…}}`` (a dialect's syntax).
 """
 
 from __future__ import annotations
@@ -107,6 +108,12 @@ def masked_end(text: str, index: int, end: int) -> int | None:
         close = text.find("]", index + 2, end)
         return close + 1 if close > 0 else None
     if char == "{":
+        if text.startswith(("{%", "{{"), index):
+            # Liquid ``{% tag %}`` / ``{{ output }}`` and mdBook ``{{#include}}``: syntax a
+            # dialect reads (its arguments, quotes and all, must stay as written).
+            close = text.find("%}" if text[index + 1] == "%" else "}}", index + 2, end)
+            if close > 0:
+                return close + 2
         match = ATTRS.match(text, index, end)
         return match.end() if match else None
     if char == "@" or (char == "-" and text.startswith("-@", index)):

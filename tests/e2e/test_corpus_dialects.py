@@ -1,0 +1,255 @@
+"""The two corpus repositories of other dialects, imported and built in place.
+
+``scaling-book-en`` (a Jekyll al-folio distill site) and ``rust-book-ko`` (an
+mdBook book) are copied (the corpus is read-only), ``kobook import``ed, and
+built once per module as HTML and a WeasyPrint PDF; every test reads those
+outputs.  The expected counts are counted here from the sources on their own
+terms, never copied from kobook's report.
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from kobook import build, import_repository
+from kobook.api import BuildResult
+from kobook.errors import Diagnostic
+from tests.conftest import COUNTERS, RUST_BOOK, SCALING, need_corpus
+
+pytestmark = [pytest.mark.slow, pytest.mark.corpus]
+
+FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*\n", re.S)
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?^ {0,3}\1[ \t]*$", re.M | re.S)
+TAG = re.compile(r"<[^>]+>")
+LEFTOVERS = ("{%", "<d-", "markdown=1", "$$", "{{#")
+
+
+@dataclass
+class Built:
+    """One corpus book built as HTML and PDF."""
+
+    root: Path
+    result: BuildResult
+    imported: list[str]
+    html_dir: Path
+    pdf: Path
+    pdf_text: str
+    pages: list[str]
+
+    def codes(self, code: str) -> list[Diagnostic]:
+        return [d for d in self.result.diagnostics if d.code == code]
+
+    def html_pages(self) -> Iterator[tuple[Path, str]]:
+        for page in sorted(self.html_dir.glob("*.html")):
+            yield page, page.read_text(encoding="utf-8")
+
+    def chapter_html(self) -> str:
+        return "\n".join(text for page, text in self.html_pages() if page.name != "index.html")
+
+
+def visible_text(page: str) -> str:
+    """The text a reader sees: no tags, no scripts, entities decoded."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return htmllib.unescape(TAG.sub(" ", page))
+
+
+def build_corpus(source: Path, tmp: Path) -> Built:
+    root = tmp / "repo"
+    shutil.copytree(source, root)
+    imported = import_repository(root)
+    out, cache = tmp / "out", tmp / "cache"
+    result = build(root, ["html", "pdf"], out=out, cache_dir=cache, keep_going=True, offline=True)
+    pdf = result.outputs["pdf"]
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    return Built(
+        root, result, imported.chapters, result.outputs["html"].parent, pdf, text, text.split("\f")
+    )
+
+
+@pytest.fixture(scope="module")
+def scaling(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    need_corpus(SCALING / "index.md")
+    return build_corpus(SCALING, tmp_path_factory.mktemp("scaling"))
+
+
+@pytest.fixture(scope="module")
+def rust(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    need_corpus(RUST_BOOK / "src" / "SUMMARY.md")
+    return build_corpus(RUST_BOOK, tmp_path_factory.mktemp("rust"))
+
+
+# -- scaling-book-en (distill) -------------------------------------------------
+
+
+def distill_posts() -> list[tuple[int, str, str]]:
+    """(section_number, title, file body) of every ``layout: distill`` post."""
+    posts = []
+    for path in sorted(SCALING.glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        match = FRONT_MATTER.match(text)
+        if not match or not re.search(r"^layout:\s*distill\s*$", match.group(1), re.M):
+            continue
+        number = int(re.search(r"^section_number:\s*(\d+)", match.group(1), re.M).group(1))  # type: ignore[union-attr]
+        title = re.search(r'^title:\s*"?(.*?)"?\s*$', match.group(1), re.M).group(1)  # type: ignore[union-attr]
+        posts.append((number, title, FENCE.sub("", text[match.end() :])))
+    return sorted(posts)
+
+
+def test_scaling_chapters_follow_section_number(scaling: Built) -> None:
+    posts = distill_posts()
+    assert len(posts) == 12
+    assert scaling.imported == [title for _, title, _ in posts]
+    toc = visible_text((scaling.html_dir / "index.html").read_text(encoding="utf-8"))
+    places = [toc.find(title) for _, title, _ in posts]
+    assert -1 not in places and places == sorted(places)
+
+
+def test_scaling_every_figure_include_is_a_figure_or_a_placeholder(scaling: Built) -> None:
+    includes = sum(
+        len(re.findall(r"\{%-?\s*include\s+figure\.(?:liquid|html)", body))
+        for _, _, body in distill_posts()
+    )
+    assert includes == 76
+    missing = scaling.codes("IMG001")
+    html = scaling.chapter_html()
+    figures = re.findall(r"<figure\b.*?</figure>", html, re.S)
+    drawn = [f for f in figures if "<img" in f and re.search(r"Figure\u00a0\d+\.\d+\.", f)]
+    placeholders = html.count('class="missing-image"')
+    # Each include is one numbered figure ("Figure 3.2.") or one IMG001 placeholder.
+    assert placeholders == len(missing)
+    assert len(drawn) + placeholders == includes
+    labels = set(re.findall(r"Figure\u00a0(\d+\.\d+)\.", html))
+    for diagnostic in missing:
+        assert diagnostic.location.file is not None and diagnostic.location.line > 0
+        line = diagnostic.location.file.read_text(encoding="utf-8").split("\n")[
+            diagnostic.location.line - 1
+        ]
+        assert "include figure" in line
+    pdf_labels = set(re.findall(r"Figure[\s\u00a0](\d+\.\d+)\.", scaling.pdf_text))
+    assert pdf_labels == labels
+
+
+def test_scaling_details_footnotes_and_citations(scaling: Built) -> None:
+    bodies = [body for _, _, body in distill_posts()]
+    details = sum(len(re.findall(r"\{%\s*details\b", b)) for b in bodies)
+    footnotes = sum(b.count("<d-footnote>") for b in bodies)
+    cites = sum(len(re.findall(r"<d-cite\b", b)) for b in bodies)
+    assert (details, footnotes, cites) == (62, 44, 14)
+    html = scaling.chapter_html()
+    assert html.count("<details") == details
+    assert len(re.findall(r'<li id="fn\d+"', html)) == footnotes
+    assert html.count('class="footnote-ref"') == footnotes
+    assert not [d for d in scaling.result.diagnostics if d.code.startswith("CITE")]
+    assert html.count('class="citation"') == cites
+    assert "(?" not in visible_text(html)  # an unresolved citation prints as (?)
+    # Print: every answer box opens with its label.
+    labels = [
+        re.search(r"\{%\s*details\s+(.*?)\s*%\}", b).group(1)  # type: ignore[union-attr]
+        for b in bodies
+        for b in re.findall(r"\{%\s*details\b.*?%\}", b)
+    ]
+    flat = " ".join(scaling.pdf_text.split())
+    assert sum(flat.count(" ".join(label.split())) for label in set(labels)) >= details
+
+
+def test_scaling_leaves_no_foreign_syntax(scaling: Built) -> None:
+    for page, text in scaling.html_pages():
+        seen = visible_text(text)
+        assert not [s for s in LEFTOVERS if s in seen], page.name
+    assert not [s for s in LEFTOVERS if s in scaling.pdf_text]
+    assert not scaling.codes("LEAK001") and not scaling.codes("LEAK002")
+    assert not [d for d in scaling.result.diagnostics if d.code.startswith("MATH")]
+
+
+# -- rust-book-ko (mdBook) -----------------------------------------------------
+
+
+def summary_entries() -> list[tuple[str, str, int]]:
+    """(kind, title or file, depth) per SUMMARY.md line: part headings and linked chapters."""
+    entries = []
+    lines = (RUST_BOOK / "src" / "SUMMARY.md").read_text(encoding="utf-8").split("\n")
+    for index, line in enumerate(lines):
+        heading = re.match(r"^#+\s+(.*)", line)
+        if heading and index > 0:
+            entries.append(("part", heading.group(1).strip(), 0))
+            continue
+        link = re.match(r"^(\s*)(?:[-*]\s+)?\[([^\]]+)\]\(([^)]*)\)", line)
+        if link and link.group(3).strip():
+            entries.append(("link", link.group(3).strip(), len(link.group(1)) // 2))
+    return entries
+
+
+def test_rust_chapters_and_parts_follow_summary(rust: Built) -> None:
+    entries = summary_entries()
+    chapters = [Path(f).stem for kind, f, depth in entries if kind == "link" and depth == 0]
+    parts = [title for kind, title, _ in entries if kind == "part"]
+    sections = [f for kind, f, depth in entries if kind == "link" and depth > 0]
+    assert len(rust.imported) == len(chapters) and len(sections) > 50
+    assert not [t for t in rust.imported if t.startswith("#")]
+    # The site has one page per chapter, in SUMMARY.md's order; sections are inside them.
+    index = (rust.html_dir / "index.html").read_text(encoding="utf-8")
+    pages = list(dict.fromkeys(re.findall(r'href="([\w.-]+)\.html', index)))
+    assert [p for p in pages if p != "index"] == chapters
+    assert sorted(p.stem for p in rust.html_dir.glob("*.html")) == sorted(["index", *chapters])
+    # Each part heading stands before its first chapter.
+    toc = visible_text(index)
+    where = [toc.find(part) for part in parts]
+    assert -1 not in where and where == sorted(where)
+    installation = (rust.html_dir / "ch01-00-getting-started.html").read_text(encoding="utf-8")
+    assert re.search(r"<h2\b[^>]*>.*설치", installation, re.S)  # a section of chapter 1
+
+
+def test_rust_every_include_is_resolved(rust: Built) -> None:
+    for page, text in rust.html_pages():
+        assert "{{#" not in visible_text(text), page.name
+    assert "{{#" not in rust.pdf_text
+    assert not rust.codes("LEAK001") and not rust.codes("LEAK002")
+    assert not [d for d in rust.result.diagnostics if d.code.startswith("DIA2")]
+
+
+def test_rust_hello_world_and_listing_1_2_are_under_their_captions(rust: Built) -> None:
+    """The Korean corpus wraps chapter 1's hello world in a file-name span, not a
+    ``<Listing number="1-1">`` (its first numbered listing is 1-2): both print their
+    caption right above their code."""
+    source = (RUST_BOOK / "src" / "ch01-02-hello-world.md").read_text(encoding="utf-8")
+    assert '<span class="filename">파일명: main.rs</span>' in source
+    flat = " ".join(rust.pdf_text.split())
+    at = flat.find("파일명: main.rs")
+    assert at >= 0
+    assert re.match(r'파일명: main\.rs fn main\(\) \{ println!\("Hello, world!"\); \}', flat[at:])
+    caption = flat.find("예제 1-2.")
+    assert caption >= 0
+    assert "[package]" in flat[caption : caption + 300]
+    assert 'name = "hello_cargo"' in flat[caption : caption + 300]
+
+
+def test_rust_pdf_has_no_blank_pages_and_passes_the_counters(rust: Built) -> None:
+    """The only empty pages are versos before a chapter or part that opens on a recto."""
+    parts = [title for kind, title, _ in summary_entries() if kind == "part"]
+    openings = [re.sub(r"[`*]", "", t) for t in [*rust.imported, *parts]]
+    for number, page in enumerate(rust.pages[:-1], 1):
+        if page.strip():
+            continue
+        following = " ".join(rust.pages[number].split())[:400]
+        assert number % 2 == 0, f"blank recto page {number}"
+        assert any(" ".join(t.split()) in following for t in openings), f"blank page {number}"
+    sources = sorted(str(p) for p in (rust.root / "src").glob("*.md"))
+    out = subprocess.run(
+        [sys.executable, str(COUNTERS), str(rust.pdf), *sources],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    summary = dict(re.findall(r"(\w+)=(\d+)", out.strip().splitlines()[-1]))
+    assert summary and all(int(v) == 0 for k, v in summary.items() if k != "fname"), out
