@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import BookMaker
-from tests.unit.test_importer import DISTILL_POST, distill_site, mdbook_book, need_dialect
-
-
-def kobook(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, CI="true")
-    return subprocess.run(
-        [sys.executable, "-m", "kobook", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=600,
-    )
+from tests.e2e.test_cli import kobook
+from tests.unit.test_importer import DISTILL_POST, distill_site, mdbook_book
 
 
 def clean_error(result: subprocess.CompletedProcess[str]) -> str:
@@ -34,7 +21,6 @@ def clean_error(result: subprocess.CompletedProcess[str]) -> str:
 
 
 def test_import_twice_changes_nothing(make_book: BookMaker) -> None:
-    need_dialect("mdbook")
     root = mdbook_book(make_book)
     first = kobook("import", str(root))
     assert first.returncode == 0, first.stderr
@@ -48,7 +34,6 @@ def test_import_twice_changes_nothing(make_book: BookMaker) -> None:
 
 
 def test_hand_edited_metadata_needs_force(make_book: BookMaker) -> None:
-    need_dialect("mdbook")
     root = mdbook_book(make_book)
     assert kobook("import", str(root)).returncode == 0
     path = root / "metadata.yaml"
@@ -63,7 +48,6 @@ def test_hand_edited_metadata_needs_force(make_book: BookMaker) -> None:
 
 
 def test_report_names_what_could_not_be_converted(make_book: BookMaker) -> None:
-    need_dialect("distill")
     root = distill_site(make_book)
     result = kobook("import", str(root), "--from", "distill")
     assert result.returncode == 0, result.stderr
@@ -74,7 +58,6 @@ def test_report_names_what_could_not_be_converted(make_book: BookMaker) -> None:
 
 
 def test_to_dir_builds_the_same_chapters(make_book: BookMaker, tmp_path: Path) -> None:
-    need_dialect("mdbook")
     root = mdbook_book(make_book)
     out = tmp_path / "plain"
     result = kobook("import", str(root), "--to", str(out))

@@ -61,18 +61,6 @@ CH01 = """# 시작하기
 """
 
 
-def need_dialect(name: str) -> None:
-    """Skip until the dialect's module defines DIALECT (it is written in parallel)."""
-    import importlib
-
-    try:
-        module = importlib.import_module(f"kobook.dialect.{name}")
-    except ImportError:
-        pytest.skip(f"dialect {name} not available yet")
-    if not hasattr(module, "DIALECT"):
-        pytest.skip(f"dialect {name} not available yet")
-
-
 def markdown_book(make_book: BookMaker) -> Path:
     return make_book(
         {
@@ -132,7 +120,6 @@ def test_detects_markdown_and_refuses_unknown(make_book: BookMaker, tmp_path: Pa
 
 
 def test_from_names_a_format_the_folder_lacks(make_book: BookMaker) -> None:
-    need_dialect("mdbook")
     root = markdown_book(make_book)
     with pytest.raises(KobookError) as error:
         detect(root, "mdbook")
@@ -141,8 +128,6 @@ def test_from_names_a_format_the_folder_lacks(make_book: BookMaker) -> None:
 
 
 def test_detects_distill_and_mdbook(make_book: BookMaker, tmp_path: Path) -> None:
-    need_dialect("distill")
-    need_dialect("mdbook")
     site = distill_site(make_book)
     assert detect(site).dialect == "distill"
     os.rename(site, tmp_path / "site")  # make_book writes one folder: start a new one
@@ -298,7 +283,6 @@ def test_to_splits_one_big_file_into_chapter_files(make_book: BookMaker, tmp_pat
 
 
 def test_distill_import_metadata(make_book: BookMaker) -> None:
-    need_dialect("distill")
     root = distill_site(make_book)
     result = import_repository(root)
     config = load_config(root / "metadata.yaml")
@@ -313,7 +297,6 @@ def test_distill_import_metadata(make_book: BookMaker) -> None:
 
 
 def test_mdbook_import_metadata_and_report(make_book: BookMaker) -> None:
-    need_dialect("mdbook")
     root = mdbook_book(make_book)
     result = import_repository(root)
     config = load_config(root / "metadata.yaml")
@@ -328,7 +311,6 @@ def test_mdbook_import_metadata_and_report(make_book: BookMaker) -> None:
 
 
 def test_check_on_mdbook_reports_real_leaks_only(make_book: BookMaker) -> None:
-    need_dialect("mdbook")
     root = mdbook_book(make_book)
     import_repository(root)
     findings = {
@@ -343,7 +325,6 @@ def test_check_on_mdbook_reports_real_leaks_only(make_book: BookMaker) -> None:
 
 
 def test_check_on_distill_reports_real_leaks_only(make_book: BookMaker) -> None:
-    need_dialect("distill")
     root = distill_site(make_book)
     (root / "intro.md").write_text(DISTILL_POST + "\n{{#include x.md}}\n", "utf-8")
     import_repository(root, force=True)
