@@ -185,20 +185,23 @@ def bench_dialect_book(name: str, source: Path, work: Path) -> list[Row]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="sample book only")
+    parser.add_argument(
+        "--dialects", action="store_true", help="only the distill and mdBook corpus books"
+    )
     parser.add_argument("--no-xelatex", action="store_true", help="skip the plain xelatex recipe")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
     args = parser.parse_args()
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="kobook-bench-") as tmp:
         work = Path(tmp)
-        for fmt in ("pdf", "html"):
+        for fmt in ("pdf", "html") if not args.dialects else ():
             rows.append(bench_build(f"sample {fmt}", REPO, fmt, work))
-        if shutil.which("xelatex"):
+        if shutil.which("xelatex") and not args.dialects:
             rows.append(
                 bench_build("sample pdf (xelatex)", REPO, "pdf", work, ["--engine", "xelatex"])
             )
         if not args.quick:
-            if PLAYBOOK_MD.exists():
+            if PLAYBOOK_MD.exists() and not args.dialects:
                 for fmt in ("pdf", "html"):
                     rows.append(bench_build(f"playbook {fmt}", PLAYBOOK, fmt, work))
                 if shutil.which("xelatex"):
@@ -218,7 +221,7 @@ def main() -> int:
                     rows.append(bench_plain_xelatex(work))
                 elif not args.no_xelatex:
                     print("(xelatex not installed: plain recipe not measured)")
-            else:
+            elif not args.dialects:
                 print(f"(corpus not found at {PLAYBOOK}: playbook rows skipped)")
             for name, source in DIALECT_BOOKS:
                 if source.is_dir():
