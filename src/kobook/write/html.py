@@ -346,5 +346,6 @@ MORE = {
     "number": "",
     "title": "…",
     "chapter_id": "",
+    "part": "",
     "current": False,
 }
