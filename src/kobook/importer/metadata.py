@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from ..dialect import Dialect, Layout
+from ..dialect.mdbook.booktoml import read_book_toml
 from ..errors import KobookError
 from ..lang import language_of, text_language
 from ..load.config import Config, is_web_url, validate
@@ -167,15 +168,17 @@ def one_file_front_matter(root: Path) -> dict[str, Any]:
     return dict(read_source(files[0]).meta)
 
 
+def book_toml(root: Path) -> dict[str, Any]:
+    """``book.toml`` parsed, or ``{}``: a broken one is reported where the book is read."""
+    try:
+        return read_book_toml(root)
+    except (OSError, KobookError):
+        return {}
+
+
 def toml_translators(root: Path) -> list[str]:
     """``translators = [...]`` in ``book.toml``'s ``[book]`` (mdBook keeps unknown keys)."""
-    import tomllib
-
-    path = root / "book.toml"
-    try:
-        book = tomllib.loads(path.read_text("utf-8", "replace")).get("book")
-    except (OSError, tomllib.TOMLDecodeError):
-        return []
+    book = book_toml(root).get("book")
     value = book.get("translators") if isinstance(book, dict) else None
     names = value if isinstance(value, list) else [value] if value else []
     return [" ".join(str(n).split()) for n in names if str(n).strip()]
@@ -261,16 +264,7 @@ def repository_url(root: Path) -> str:
 
 def book_toml_url(root: Path) -> str:
     """``[output.html] git-repository-url`` (else ``site-url``) of ``book.toml``."""
-    import tomllib
-
-    path = root / "book.toml"
-    if not path.is_file():
-        return ""
-    try:
-        data = tomllib.loads(path.read_text("utf-8", "replace"))
-    except tomllib.TOMLDecodeError:
-        return ""  # the mdbook dialect reports it where the book is read
-    output = data.get("output")
+    output = book_toml(root).get("output")
     html = output.get("html") if isinstance(output, dict) else None
     for key in ("git-repository-url", "site-url"):
         value = html.get(key) if isinstance(html, dict) else None

@@ -61,47 +61,56 @@ class Lines:
         return self.origins[min(line, len(self.origins) - 1)]
 
     def sub(self, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]) -> Lines:
-        """Every match of ``pattern`` replaced by ``replace(match)``, origins kept.
+        """Each match of ``pattern`` replaced by ``replace(match)``, origins kept (:meth:`edit`)."""
+        edits = []
+        for match in pattern.finditer(self.text):
+            new = replace(match)
+            if new != match.group(0):
+                edits.append((match.start(), match.end(), new))
+        return self.edit(edits)
 
-        A replacement with as many lines as its match maps line to line; any
-        other replacement gives all its lines the origin of the match's first
-        line (that is where a message about it should point).
+    def edit(self, edits: Iterable[tuple[int, int, str]]) -> Lines:
+        """``text[start:end]`` replaced by ``new`` for each edit, origins kept.
+
+        An edit with as many lines as the text it replaces maps line to line;
+        any other gives all its lines the origin of its first line (that is
+        where a message about it should point), and the text after it keeps
+        the origin of the line it continues.  An edit overlapping an earlier
+        one is skipped.
         """
+        ordered = sorted(edits, key=lambda e: (e[0], e[1]))
+        if not ordered:
+            return self
+        text = self.text
+        starts = line_starts(text)
         pieces: list[str] = []
         origins: list[Origin] = [self.origins[0]] if self.origins else []
-        starts = line_starts(self.text)
         done = 0
 
         def line_of(offset: int) -> int:
             return bisect.bisect_right(starts, offset) - 1
 
         def copy(start: int, end: int) -> None:
-            pieces.append(self.text[start:end])
+            pieces.append(text[start:end])
             first = line_of(start)
-            newlines = self.text.count("\n", start, end)
+            newlines = text.count("\n", start, end)
             origins.extend(self.origins[first + 1 : first + 1 + newlines])
 
-        changed = False
-        for match in pattern.finditer(self.text):
-            new = replace(match)
-            if new == match.group(0):
+        for start, end, new in ordered:
+            if start < done:
                 continue
-            changed = True
-            copy(done, match.start())
+            copy(done, start)
             pieces.append(new)
-            first = line_of(match.start())
-            old_lines = match.group(0).count("\n")
+            first = line_of(start)
             new_lines = new.count("\n")
-            if old_lines == new_lines:
+            if text.count("\n", start, end) == new_lines:
                 origins.extend(self.origins[first + 1 : first + 1 + new_lines])
             else:
                 origins.extend([self.origins[first]] * new_lines)
-                if new_lines:  # the text after the match continues the match's last line
-                    origins[-1] = self.origins[line_of(match.end())]
-            done = match.end()
-        if not changed:
-            return self
-        copy(done, len(self.text))
+                if new_lines:
+                    origins[-1] = self.origins[line_of(end)]
+            done = end
+        copy(done, len(text))
         return Lines("".join(pieces), tuple(origins))
 
     def map_lines(self, change: Callable[[str, Origin], str | None]) -> Lines:

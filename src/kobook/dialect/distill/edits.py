@@ -2,19 +2,16 @@
 
 ``Lines.sub`` replaces whole matches; a ``<div markdown=1>`` … ``</div>`` pair
 is better rewritten as two small edits (the opening tag, the closing tag) so
-the lines between keep their own origins.  :func:`apply_edits` does that with
-``Lines.sub``'s rule: an edit with as many lines as the text it replaces maps
-line to line, any other gives its lines the origin of its first line.
+the lines between keep their own origins (``Lines.edit``, the rule both use).
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 
 from ...errors import Location
-from ...load.origins import Lines, Origin, line_starts
+from ...load.origins import Lines
 
 
 @dataclass(frozen=True)
@@ -27,42 +24,8 @@ class Edit:
 
 
 def apply_edits(lines: Lines, edits: list[Edit]) -> Lines:
-    """``lines`` with non-overlapping ``edits`` applied, origins kept (see module doc)."""
-    if not edits:
-        return lines
-    text = lines.text
-    starts = line_starts(text)
-
-    def line_of(offset: int) -> int:
-        return bisect.bisect_right(starts, offset) - 1
-
-    pieces: list[str] = []
-    origins: list[Origin] = [lines.origins[0]]
-    done = 0
-
-    def copy(start: int, end: int) -> None:
-        pieces.append(text[start:end])
-        first = line_of(start)
-        newlines = text.count("\n", start, end)
-        origins.extend(lines.origins[first + 1 : first + 1 + newlines])
-
-    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
-        if edit.start < done:
-            continue  # overlaps an earlier edit: the caller's patterns never produce this
-        copy(done, edit.start)
-        pieces.append(edit.new)
-        first = line_of(edit.start)
-        old_lines = text.count("\n", edit.start, edit.end)
-        new_lines = edit.new.count("\n")
-        if old_lines == new_lines:
-            origins.extend(lines.origins[first + 1 : first + 1 + new_lines])
-        else:
-            origins.extend([lines.origins[first]] * new_lines)
-            if new_lines:
-                origins[-1] = lines.origins[line_of(edit.end)]
-        done = edit.end
-    copy(done, len(text))
-    return Lines("".join(pieces), tuple(origins))
+    """``lines`` with non-overlapping ``edits`` applied, origins kept (:meth:`Lines.edit`)."""
+    return lines.edit((e.start, e.end, e.new) for e in edits)
 
 
 def where(lines: Lines, offset: int) -> Location:
