@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what pip cannot: Korean and emoji fonts, Pango (WeasyPrint), poppler
-# (PDF text for tests), python3-venv and, with --tex, TeX Live's XeLaTeX + ko.TeX.
+# (PDF text for tests) and shellcheck (workflow tests) with --dev, python3-venv and,
+# with --tex, TeX Live's XeLaTeX + ko.TeX.
 #
 #   bash scripts/install-system-deps.sh            # what `make pdf` needs
 #   bash scripts/install-system-deps.sh --tex --dev # what `make test` needs
@@ -16,7 +17,7 @@ for arg in "$@"; do
   case "$arg" in
     --tex) want_tex=1 ;;
     --dev) want_dev=1 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
@@ -38,6 +39,8 @@ python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need python3-venv python3
 if [ "$want_dev" = 1 ]; then
   command -v pdftotext >/dev/null || need poppler-utils
   command -v pdftoppm >/dev/null || need poppler-utils
+  # actionlint (a dev dependency) runs shellcheck on the workflows' run: scripts when it is there.
+  command -v shellcheck >/dev/null || need shellcheck
 fi
 if [ "$want_tex" = 1 ]; then
   command -v xelatex >/dev/null || need texlive-xetex

@@ -22,6 +22,7 @@ from .normalize import normalize_book
 from .parse import parse_book
 from .parse.guard import check_book
 from .progress import Progress, Silent
+from .reproducible import source_date_epoch
 from .transform import transform_book
 
 FORMATS = ("pdf", "html")
@@ -42,7 +43,7 @@ class BuildResult:
 
 def build(
     project: str | Path = ".",
-    formats: list[str] | tuple[str, ...] = ("pdf",),
+    formats: list[str] | tuple[str, ...] | None = None,
     *,
     engine: str | None = None,
     chapter: str | None = None,
@@ -56,7 +57,8 @@ def build(
 ) -> BuildResult:
     """Build ``project`` into ``out`` (default ``PROJECT/dist``).
 
-    ``formats``: any of ``pdf``, ``html`` (``all`` means both).  ``chapter``
+    ``formats``: any of ``pdf``, ``html`` (``all`` means both); none: what
+    ``formats:`` in metadata.yaml lists (default ``pdf``).  ``chapter``
     builds one chapter (numbered as in the whole book).  ``keep_going`` turns
     recoverable errors (a missing image) into warnings with a visible
     placeholder.  ``offline`` downloads no remote image (each one is IMG002;
@@ -72,8 +74,9 @@ def build(
     Raises :class:`KobookError` for mistakes in the book.
     """
     progress = progress or Silent()
+    source_date_epoch()  # ENV002 before any work: a malformed one would be ignored quietly
     root = Path(project).resolve()
-    wanted = expand_formats(formats)
+    wanted = expand_formats(formats) if formats else []
     result = BuildResult()
     clock = time.perf_counter()
 
@@ -85,6 +88,7 @@ def build(
 
     progress.step("loading the book")
     book = load_book(root)
+    wanted = wanted or expand_formats(book.config.formats)
     result.notes.append(f"chapters: {book.discovery}: " + ", ".join(chapter_names(book)))
     result.diagnostics += book.notes
     lap("load")

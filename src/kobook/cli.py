@@ -81,14 +81,14 @@ def build(
     trust: bool,
     quiet: bool,
 ) -> None:
-    """Build the book: pdf, html or all (default: pdf)."""
+    """Build the book: pdf, html or all (default: metadata 'formats', else pdf)."""
     from .api import build as run_build
     from .progress import progress_for_terminal
 
     with progress_for_terminal(quiet) as progress:
         result = run_build(
             project,
-            formats or ("pdf",),
+            formats or None,  # none given: metadata's 'formats:' (default pdf)
             engine=engine,
             chapter=chapter,
             out=out,
@@ -141,9 +141,10 @@ def print_diagnostics(diagnostics: list[Diagnostic], per_code: int = 5) -> None:
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice(["text", "json", "github"]),
     default="text",
     show_default=True,
+    help="github: GitHub Actions annotations (::warning file=…,line=…::…).",
 )
 @click.option("--select", multiple=True, help="Only these rules (repeatable, e.g. KO009).")
 @click.option("--ignore", multiple=True, help="Skip these rules (repeatable).")
@@ -225,6 +226,26 @@ def import_command(source: Path, to: Path | None, dialect: str, force: bool) -> 
     result = import_repository(source, to=to, dialect=dialect, force=force)
     for line in result.lines():
         click.echo(line)
+
+
+@main.command()
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--title", default=None, help="The book's title (default: a placeholder).")
+@click.option(
+    "--lang",
+    type=click.Choice(["ko", "en", "ja", "zh"]),
+    default="ko",
+    show_default=True,
+    help="The sample chapter's language (lang: in metadata.yaml).",
+)
+@click.option("--force", is_flag=True, help="Write into a non-empty folder (other files are kept).")
+def init(folder: Path, title: str | None, lang: str, force: bool) -> None:
+    """Start a new book in FOLDER: metadata, a sample chapter and a CI workflow."""
+    from .scaffold import init_book
+
+    for path in init_book(folder, title=title, lang=lang, force=force):
+        click.echo(f"wrote {path}")
+    click.echo(f"next: kobook build all --project {folder}", err=True)
 
 
 @main.command()

@@ -10,6 +10,7 @@ import click
 
 from ..source import parse_source
 from . import check_files
+from .github import annotation, github_path
 from .glossary import extract_pairs, glossary_yaml
 from .model import SEVERITIES
 from .rules import BY_ID
@@ -90,6 +91,19 @@ def run_check(
     else:
         for path, d, f in rows:
             fixable = " [*]" if f.replacement is not None else ""
+            if output_format == "github":
+                fixable = " (kobook check --fix fixes it)" if fixable else ""
+                click.echo(
+                    annotation(
+                        f.severity,
+                        f"{f.message}{fixable}",
+                        file=github_path(path),
+                        line=d.location.line,
+                        col=d.location.col,
+                        title=f.rule,
+                    )
+                )
+                continue
             click.echo(
                 f"{relative(path, root)}:{d.location.line}:{d.location.col}: "
                 f"{f.rule} {f.message}{fixable}"

@@ -9,8 +9,9 @@ carry the same date.  ISO dates print as ``2026년 11월 21일``, ``November 21,
 from __future__ import annotations
 
 import datetime
-import os
 import re
+
+from ..reproducible import as_datetime, source_date_epoch
 
 MONTHS = [
     "January",
@@ -31,10 +32,11 @@ ISO = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ][\d:.+-Z]*)?\s*$")
 
 
 def build_date() -> datetime.date:
-    """Today, or the day of ``SOURCE_DATE_EPOCH`` (UTC) for reproducible builds."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch.isdigit():
-        return datetime.datetime.fromtimestamp(int(epoch), tz=datetime.timezone.utc).date()
+    """Today, or the day of ``SOURCE_DATE_EPOCH`` (UTC) for reproducible builds
+    (ENV002 when it is malformed: see :mod:`kobook.reproducible`)."""
+    epoch = source_date_epoch()
+    if epoch is not None:
+        return as_datetime(epoch).date()
     return datetime.date.today()
 
 

@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import reproducible
 from ..errors import KobookError
 from ..lang import Words, format_date, language_of
+from ..lang.dates import as_date
 from .encoding import decode_utf8
 from .frontmatter import unfence
 from .schema import Where, check_nested
@@ -80,6 +82,7 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "html": ((dict,), "HTML site settings"),
     "pdf": ((dict,), "PDF settings"),
     "remote-images": ((bool, str), "download http(s) images: on (default) or off"),
+    "formats": ((str, list), "what 'kobook build' makes with no format: pdf, html or all"),
 }
 
 ORIGINAL_KEYS = {"title", "authors", "author", "url", "licence", "license", "year", "publisher"}
@@ -191,8 +194,20 @@ class Config:
         return format_date(self.raw.get("date"), self.language)
 
     @property
+    def output_epoch(self) -> int | None:
+        """The time the outputs carry (``SOURCE_DATE_EPOCH``, else ``date`` when it is
+        one, else None): the policy is in :mod:`kobook.reproducible`."""
+        value = self.raw.get("date")
+        return reproducible.output_epoch(None if value in (None, "") else as_date(value))
+
+    @property
     def preface_title(self) -> str:
         return str(self.raw.get("preface-title") or self.words.word("preface"))
+
+    @property
+    def formats(self) -> list[str]:
+        """What ``kobook build`` with no format builds (``formats:``; validated in schema.py)."""
+        return as_list(self.raw.get("formats")) or ["pdf"]
 
     @property
     def bibliography(self) -> list[str]:

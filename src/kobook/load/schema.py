@@ -427,6 +427,42 @@ def date_value(value: Any, at: Where) -> None:
         )
 
 
+BUILD_FORMATS = ("pdf", "html", "all")
+
+
+def formats_value(value: Any, at: Where) -> None:
+    """``formats: [pdf, html]`` or ``formats: all``: what ``kobook build`` makes by default.
+
+    Checked here so that a misspelt format is a CFG error at its line, not a
+    surprise when the build has already run for minutes.
+    """
+    hint = "formats: [pdf, html] (or a single pdf, html or all)"
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        at.fail("'formats' lists no format", "formats", hint=hint, code="CFG005")
+    for item in items:
+        if not isinstance(item, str):
+            at.fail(
+                f"each of 'formats' should be pdf, html or all, not {type_name(item)}",
+                "formats",
+                hint=hint,
+                code="CFG003",
+            )
+        if item not in BUILD_FORMATS:
+            close = difflib.get_close_matches(item.lower().strip(), BUILD_FORMATS, n=1)
+            lines = entry_lines(at.text, "formats", item) if isinstance(value, list) else []
+            at.fail(
+                f"unknown format '{item}' in 'formats'"
+                + (f": did you mean '{close[0]}'?" if close else ""),
+                "formats",
+                hint="kobook does not build EPUB yet: " + hint
+                if item.lower().strip() == "epub"
+                else hint,
+                code="CFG005",
+                line=lines[0] if lines else 0,
+            )
+
+
 FONT_NAME = re.compile(r"^[\w][\w .+&'-]{0,80}$")
 
 
@@ -476,4 +512,5 @@ CHECKS: dict[str, Callable[[Any, Where], None]] = {
     "papersize": papersize_value,
     "geometry": geometry_value,
     "date": date_value,
+    "formats": formats_value,
 }

@@ -21,8 +21,9 @@ from ..errors import Diagnostic, KobookError
 from ..load import Book, Config
 from ..parse import Doc
 from ..parse.ast import copy_tree, iter_nodes
+from ..reproducible import w3c_datetime
 from ..transform.leaks import html_leaks
-from . import passes, weasy_images
+from . import passes, weasy_images, weasy_reproducible
 from .common import atomic_output, blocks_to_html, highlight_css, part_titles, toc_entries
 from .fonts import resolve_fonts
 from .layout import page_layout
@@ -167,6 +168,8 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
         affiliations=config.affiliations,
         translators=config.translators,
         date=config.date_text,
+        # The PDF's CreationDate/ModDate (none when the book gives no date: kobook.reproducible).
+        created="" if (epoch := config.output_epoch) is None else w3c_datetime(epoch),
         description=config.get("description", ""),
         original=original,
         toc=toc,
@@ -245,6 +248,7 @@ def write_pdf(
 
     install()
     weasy_images.install()
+    weasy_reproducible.install()
     html, problems = render_html(book, docs, cache)
     problems += html_leaks(docs, "weasyprint")  # LEAK002: raw HTML it cannot draw
     weasy_logger = logging.getLogger("weasyprint")

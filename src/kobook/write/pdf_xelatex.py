@@ -41,6 +41,7 @@ from ..parse.ast import (
     walk,
 )
 from ..parse.pandoc import run_pandoc
+from ..reproducible import latex_environment
 from ..transform.leaks import html_leaks
 from . import passes
 from .common import atomic_output, part_titles
@@ -328,16 +329,32 @@ class Assets:
 
     FOLDER = "assets"
 
-    def __init__(self) -> None:
+    def __init__(self, cache: Path | None = None, book: Path | None = None) -> None:
         self.files: dict[str, Path] = {}
+        # The cache first: it may be inside the book (.kobook-cache/) or not (--cache-dir).
+        pairs = (("cache", cache), ("book", book))
+        self.roots = {tag: root.resolve() for tag, root in pairs if root is not None}
 
     def name(self, path: Path) -> str:
-        """The name the LaTeX source uses for ``path``."""
+        """The name the LaTeX source uses for ``path`` (see :meth:`key`)."""
         resolved = path.resolve()
-        key = hashlib.sha256(str(resolved).encode()).hexdigest()[:16]
-        name = f"{self.FOLDER}/{key}{resolved.suffix.lower()}"
+        name = f"{self.FOLDER}/{self.key(resolved)}{resolved.suffix.lower()}"
         self.files[name] = resolved
         return name
+
+    def key(self, resolved: Path) -> str:
+        """A hash of the file's path inside the cache (entries are named by what they were
+        made from) or the book, else of its bytes: never of its absolute path, which
+        differs between checkouts and would change the PDF (the order of xdvipdfmx's
+        image objects follows these names; kobook.reproducible)."""
+        for tag, root in self.roots.items():
+            if resolved.is_relative_to(root):
+                text = f"{tag}:{resolved.relative_to(root).as_posix()}"
+                return hashlib.sha256(text.encode()).hexdigest()[:16]
+        try:
+            return hashlib.sha256(resolved.read_bytes()).hexdigest()[:16]
+        except OSError:  # XeLaTeX reports the missing file
+            return hashlib.sha256(str(resolved).encode()).hexdigest()[:16]
 
     def link(self, workdir: Path) -> None:
         """Make ``workdir/assets/`` hold exactly the links to :attr:`files`."""
@@ -1026,9 +1043,10 @@ MISSING = re.compile(r"Missing character: There is no (.) \(U\+([0-9A-F]+)\) in 
 PARANOID = {"openin_any": "p", "openout_any": "p", "shell_escape": "f"}
 
 
-def run_xelatex(tex: Path) -> subprocess.CompletedProcess[str]:
+def run_xelatex(tex: Path, epoch: int | None = None) -> subprocess.CompletedProcess[str]:
     """Run latexmk (else xelatex) on ``tex`` in its folder, paranoid and without shell
-    escape; latexmk reads no rc file (a ``latexmkrc`` is Perl code)."""
+    escape; latexmk reads no rc file (a ``latexmkrc`` is Perl code).  ``epoch`` dates
+    the PDF and pins xdvipdfmx's font subset tags and ``/ID`` (kobook.reproducible)."""
     latexmk = shutil.which("latexmk")
     if latexmk:
         command = [
@@ -1056,7 +1074,7 @@ def run_xelatex(tex: Path) -> subprocess.CompletedProcess[str]:
         cwd=tex.parent,
         text=True,
         errors="replace",
-        env={**os.environ, **PARANOID},
+        env={**latex_environment(os.environ, epoch), **PARANOID},
         timeout=limits.XELATEX_TIMEOUT,
         what="XeLaTeX",
         hint="build a few chapters at a time (--chapter) to find the one it is stuck on, "
@@ -1254,7 +1272,7 @@ def write_pdf(
             hint="bash scripts/install-system-deps.sh --tex (TeX Live XeLaTeX and ko.TeX), "
             "or use --engine weasyprint",
         )
-    assets = Assets()
+    assets = Assets(cache.root, book.root)
     latex, problems = render_latex(book, docs, cache, trusted=trusted, assets=assets)
     problems += html_leaks(docs, "xelatex")  # LEAK002: raw HTML it cannot draw
     base = cache.root or Path(".kobook-cache")
@@ -1269,7 +1287,7 @@ def write_pdf(
     previous = tex.read_text(encoding="utf-8") if tex.exists() else None
     if previous != latex:
         tex.write_text(latex, encoding="utf-8")
-    proc = run_xelatex(tex)
+    proc = run_xelatex(tex, book.config.output_epoch)
     log_path = workdir / "book.log"
     log = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else ""
     pdf = workdir / "book.pdf"
