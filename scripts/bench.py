@@ -15,6 +15,13 @@ comparison.  The two repositories of other dialects (the distill site
 ``scaling-book-en`` and the mdBook ``rust-book-ko``) are copied, imported in
 place (``kobook import``, timed) and built cold as PDF and HTML.  The corpus
 lives in ../shared/corpus; without it those rows are skipped with a message.
+
+The ``preview`` rows (``--preview`` runs only them) time ``kobook preview`` on a
+copy of the playbook: the cold start (an empty cache), then a few edits of one
+paragraph of chapter 3, each timed from the call to the pages written (HTML),
+to the chapter PDF written, and — where the preview server and watcher exist —
+from the file write to the ``reload`` event a client of the server's event
+stream receives.  Each edit row is the median of the edits.
 """
 
 from __future__ import annotations
@@ -182,6 +189,126 @@ def bench_dialect_book(name: str, source: Path, work: Path) -> list[Row]:
     return rows
 
 
+PREVIEW_EDITS = 3
+
+
+def bench_preview(work: Path) -> list[Row]:
+    """The preview rows, measured in a process of their own (see :func:`preview_worker`)."""
+    copy = work / "preview-book"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(PLAYBOOK, copy)
+    for path in [copy, *copy.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    report = work / "preview.json"
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--preview-worker", str(copy)]
+    cmd += [str(work / "preview-cache"), str(report)]
+    _seconds, peak, rc, tail = run(cmd)
+    if rc != 0 or not report.exists():
+        last = tail.strip().splitlines()[-1] if tail.strip() else ""
+        return [Row("preview", 0.0, peak, f"FAILED rc={rc}: {last}")]
+    return [
+        Row(name, seconds, peak, note) for name, seconds, note in json.loads(report.read_text())
+    ]
+
+
+def preview_worker(book: Path, cache: Path, report: Path) -> None:
+    """Time the preview on ``book`` (a copy of the playbook); write the rows to ``report``."""
+    import statistics
+
+    start = time.perf_counter()
+    from kobook.preview import Session
+
+    session = Session(book, cache_dir=cache, pdf=True)
+    first = session.build()
+    if not first.ok:
+        raise SystemExit(f"preview build failed: {first.error}")
+    cold = time.perf_counter() - start
+    source = book / PLAYBOOK_MD.name
+    chapter = next(c for c in session.good.book.chapters if c.id == "ch03")  # type: ignore[union-attr]
+    lines = source.read_text(encoding="utf-8").split("\n")
+    line = next(i for i in range(chapter.line_offset + 1, len(lines)) if len(lines[i]) > 200)
+
+    def edit(n: int) -> None:
+        lines[line] += f" 편집{n}."
+        source.write_text("\n".join(lines), encoding="utf-8")
+
+    html, pdf, modes = [], [], set()
+    for n in range(PREVIEW_EDITS):
+        edit(n)
+        update = session.rebuild({source})
+        if not update.ok or update.pages != ["ch03.html"]:
+            raise SystemExit(f"unexpected rebuild: {update.error or update.pages}")
+        html.append(update.seconds)
+        modes.add(update.mode)
+        typeset = session.rebuild_pdf()
+        if not typeset.ok or typeset.pdf != "ch03.pdf":
+            raise SystemExit(f"chapter PDF failed: {typeset.error}")
+        pdf.append(typeset.seconds)
+    rows = [
+        ("preview cold start (playbook)", cold, f"{len(first.pages)} files"),
+        (
+            "preview edit → pages written",
+            statistics.median(html),
+            f"median of {len(html)}: "
+            + " ".join(f"{x:.2f}" for x in html)
+            + f" ({'/'.join(modes)})",
+        ),
+        (
+            "preview edit → chapter PDF written",
+            statistics.median(pdf),
+            f"median of {len(pdf)}: " + " ".join(f"{x:.2f}" for x in pdf),
+        ),
+    ]
+    rows += preview_end_to_end(session, source, edit)
+    report.write_text(json.dumps(rows), encoding="utf-8")
+
+
+def preview_end_to_end(session: object, source: Path, edit: object) -> list[tuple[str, float, str]]:
+    """File write → ``reload`` event on the server's event stream (when the server exists)."""
+    import http.client
+    import statistics
+    import threading
+
+    try:
+        from kobook.preview.server import start
+        from kobook.preview.watch import Watcher
+    except ImportError:
+        return [("preview edit → reload event", 0.0, "not measured: no preview server yet")]
+    server = start(session, "127.0.0.1", 0)  # type: ignore[arg-type]
+    watcher = Watcher(session, server.publish).start()  # type: ignore[arg-type]
+    seconds = []
+    try:
+        watcher.wait_ready()
+        port = int(server.url.rstrip("/").rsplit(":", 1)[1])
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/__kobook/events")
+        stream = conn.getresponse()
+        reloads: list[float] = []
+        arrived = threading.Event()
+
+        def read() -> None:
+            for raw in stream:
+                if raw.startswith(b"event: reload"):
+                    reloads.append(time.perf_counter())
+                    arrived.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        for n in range(PREVIEW_EDITS):
+            time.sleep(1.0)  # the previous batch and its PDF are done
+            arrived.clear()
+            written = time.perf_counter()
+            edit(100 + n)  # type: ignore[operator]
+            if not arrived.wait(60):
+                return [("preview edit → reload event", 0.0, "FAILED: no reload event")]
+            seconds.append(reloads[-1] - written)
+        conn.close()
+    finally:
+        watcher.stop()
+        server.close()
+    note = f"median of {len(seconds)}: " + " ".join(f"{x:.2f}" for x in seconds)
+    return [("preview edit → reload event", statistics.median(seconds), note)]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="sample book only")
@@ -190,17 +317,28 @@ def main() -> int:
     )
     parser.add_argument("--no-xelatex", action="store_true", help="skip the plain xelatex recipe")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
+    parser.add_argument("--preview", action="store_true", help="only the kobook preview rows")
+    parser.add_argument("--preview-worker", nargs=3, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.preview_worker:
+        preview_worker(*args.preview_worker)
+        return 0
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="kobook-bench-") as tmp:
         work = Path(tmp)
-        for fmt in ("pdf", "html") if not args.dialects else ():
+        only = args.dialects or args.preview
+        for fmt in ("pdf", "html") if not only else ():
             rows.append(bench_build(f"sample {fmt}", REPO, fmt, work))
-        if shutil.which("xelatex") and not args.dialects:
+        if shutil.which("xelatex") and not only:
             rows.append(
                 bench_build("sample pdf (xelatex)", REPO, "pdf", work, ["--engine", "xelatex"])
             )
-        if not args.quick:
+        if args.preview:
+            if PLAYBOOK_MD.exists():
+                rows += bench_preview(work)
+            else:
+                print(f"(corpus not found at {PLAYBOOK}: preview rows skipped)")
+        elif not args.quick:
             if PLAYBOOK_MD.exists() and not args.dialects:
                 for fmt in ("pdf", "html"):
                     rows.append(bench_build(f"playbook {fmt}", PLAYBOOK, fmt, work))
@@ -217,6 +355,7 @@ def main() -> int:
                 check = bench_check(work)
                 if check:
                     rows.append(check)
+                rows += bench_preview(work)
                 if shutil.which("xelatex") and not args.no_xelatex:
                     rows.append(bench_plain_xelatex(work))
                 elif not args.no_xelatex:

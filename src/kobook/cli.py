@@ -229,6 +229,41 @@ def import_command(source: Path, to: Path | None, dialect: str, force: bool) -> 
 
 
 @main.command()
+@click.argument("chapter", required=False)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port (the next free one if taken; 0: any free port).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on. Anything but loopback lets the network read the book.",
+)
+@click.option("--open", "open_browser", is_flag=True, help="Open the book in the web browser.")
+@click.option("--pdf", is_flag=True, help="Also keep dist/preview/CHAPTER.pdf up to date.")
+@project_option
+def preview(
+    chapter: str | None, port: int, host: str, open_browser: bool, pdf: bool, project: Path
+) -> None:
+    """Serve the HTML book, rebuild on each save and reload the page (Ctrl-C stops)."""
+    from .preview import run as run_preview
+
+    run_preview(
+        project,
+        chapter=chapter,
+        host=host,
+        port=port,
+        open_browser=open_browser,
+        pdf=pdf,
+        echo=click.echo,
+    )
+
+
+@main.command()
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--title", default=None, help="The book's title (default: a placeholder).")
 @click.option(

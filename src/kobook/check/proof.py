@@ -22,6 +22,8 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -188,19 +190,37 @@ class Proof:
         self.cache.put("proof", name, json.dumps(masked).encode("utf-8"), ".json")
         return masked
 
-    def accepts(self, candidate: str) -> bool:
-        """True when ``candidate`` parses like the original, prose aside."""
+    def accepts(self, candidate: str, meanwhile: Callable[[], object] | None = None) -> bool:
+        """True when ``candidate`` parses like the original, prose aside.
+
+        ``meanwhile`` is called while pandoc parses (it runs as a subprocess, so
+        Python work done then costs no time): :func:`proven_fix` checks the
+        candidate for its next pass.
+        """
         if candidate == self.text:
             return True
+        if self.original is not None and meanwhile is None:
+            return self.compare(self.masked, candidate)
+        # The first proof parses both texts: at once, which halves what a changed
+        # chapter waits for (``kobook preview``).
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            pending = pool.submit(self.masked, candidate)
+            original = pool.submit(self.masked, self.text) if self.original is None else None
+            if meanwhile is not None:
+                meanwhile()
+            if original is not None:
+                try:
+                    self.original = original.result()
+                except KobookError as exc:
+                    first = exc.diagnostic.message.splitlines()[0]
+                    self.error = f"pandoc could not read the file to prove it ({first})"
+                    return False
+            return self.compare(lambda _text: pending.result(), candidate)
+
+    def compare(self, parse: Callable[[str], Any], candidate: str) -> bool:
+        """True when ``parse(candidate)`` is the original's masked AST; else why not."""
         try:
-            if self.original is None:
-                self.original = self.masked(self.text)
-        except KobookError as exc:
-            first = exc.diagnostic.message.splitlines()[0]
-            self.error = f"pandoc could not read the file to prove it ({first})"
-            return False
-        try:
-            fixed = self.masked(candidate)
+            fixed = parse(candidate)
         except KobookError as exc:
             first = exc.diagnostic.message.splitlines()[0]
             self.why = f"pandoc could not read the fixed text ({first})"
@@ -292,22 +312,41 @@ def proven_fix(
     build_only: bool = False,
     reader: str = READER,
     cache: Cache | None = None,
+    on_candidate: Callable[[str], None] | None = None,
 ) -> ProvenFix:
     """Like :func:`kobook.check.runner.fix_text`, but every pass is proven by pandoc.
 
     pandoc runs only when a pass changes the text (once for the original, once
     per candidate), and bisects only when a pass fails the proof.
+    ``on_candidate`` is told each fixed text before it is proven: the likely
+    result, which ``kobook preview`` starts parsing while the proof runs.
     """
     proof = Proof(text, reader, cache)
     current = text
     refused: dict[tuple[str, int, int, str | None], str] = {}  # key → why, in `current`
+    checked: tuple[str, list[Finding]] | None = None  # the last text checked, its findings
+    ahead: list[tuple[str, list[Finding]]] = []  # a candidate checked while pandoc ran
+
+    def check(text: str) -> list[Finding]:
+        for done, findings in ahead:
+            if done == text:
+                return findings
+        return check_text(text, path, settings, build_only=build_only)
+
     for _ in range(MAX_PASSES):
-        findings = check_text(current, path, settings, build_only=build_only)
+        findings = check(current)
+        checked = (current, findings)
         fixable = [f for f in findings if f.replacement is not None and key(f) not in refused]
         candidate = apply_fixes(current, fixable)
         if candidate == current:
             break
-        if proof.accepts(candidate):
+        if on_candidate is not None:
+            on_candidate(candidate)
+
+        def look_ahead(candidate: str = candidate) -> None:
+            ahead[:] = [(candidate, check_text(candidate, path, settings, build_only=build_only))]
+
+        if proof.accepts(candidate, look_ahead):
             chosen = fixable
         else:
             if proof.error:
@@ -326,7 +365,9 @@ def proven_fix(
         }
         current = apply_fixes(current, chosen)
     remaining = []
-    for finding in check_text(current, path, settings, build_only=build_only):
+    if checked is None or checked[0] != current:
+        checked = (current, check(current))
+    for finding in checked[1]:
         reason = refused.get(key(finding)) if finding.replacement is not None else None
         remaining.append(refusal(finding, reason) if reason is not None else finding)
     return ProvenFix(current, remaining, len(refused))

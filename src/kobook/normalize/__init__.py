@@ -12,15 +12,17 @@ so the build can report it.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..cache import Cache
 from ..errors import Diagnostic, KobookError
 from ..lang import language_of
-from ..load import Book
+from ..load import Book, Chapter
 
 
 @dataclass
@@ -68,33 +70,56 @@ def normalize_book(book: Book, cache: Cache | None = None) -> NormalizeReport:
     or structure is left out and reported as CHK004.  ``cache`` (the build's)
     keeps the proof's parses, so a rebuild does not run pandoc for it again.
     """
-    from ..check.proof import proven_fix
-    from ..source import parse_source
-
     report = NormalizeReport()
     rules = settings(book)
     for chapter in book.chapters:
         text = chapter.text
-        if rules is None:
-            chapter.text = normalize_text(text)
-            continue
-        language = language_of(chapter.lang or book.config.lang)
-        chapter_rules = dataclasses.replace(rules, language=language)
-        proven = proven_fix(text, chapter.path, chapter_rules, build_only=True, cache=cache)
-        fixed, remaining = proven.text, proven.findings
-        # NFC also outside prose is harmless for the build (never written back).
-        chapter.text = normalize_text(fixed)
-        report.fixed += fixed != text
-        doc = parse_source(chapter.text, chapter.path)
-        for finding in remaining:
-            line, col = doc.position(finding.start)
-            report.remaining.append(
-                Diagnostic(
-                    finding.rule,
-                    finding.message,
-                    chapter.where(line, col),
-                    "",
-                    finding.severity,
-                )
-            )
+        chapter.text, remaining = normalize_chapter(chapter, rules, book.config.lang, cache)
+        report.fixed += chapter.text != normalize_text(text)
+        report.remaining += [
+            Diagnostic(rule, message, chapter.where(line, col), "", severity)
+            for rule, message, line, col, severity in remaining
+        ]
     return report
+
+
+# A finding left after the fixes: rule, message, 1-based line and column in the
+# chapter's text (``Chapter.where`` turns it into file and line), severity.
+Remaining = tuple[str, str, int, int, str]
+
+
+def normalize_chapter(
+    chapter: Chapter,
+    rules: Any,
+    book_lang: str,
+    cache: Cache | None = None,
+    *,
+    on_candidate: Callable[[str], None] | None = None,
+) -> tuple[str, list[Remaining]]:
+    """One chapter's fixed text and what is left, placed in that text (not yet in its file).
+
+    A pure function of the chapter's text, path and language and the rules, so
+    ``kobook preview`` can keep the result of a chapter that did not change.
+    ``on_candidate``: see :func:`kobook.check.proof.proven_fix` (the text told is
+    before NFC, which this function applies last).
+    """
+    from ..check.proof import proven_fix
+    from ..source.document import line_starts
+
+    text = chapter.text
+    if rules is None:
+        return normalize_text(text), []
+    language = language_of(chapter.lang or book_lang)
+    chapter_rules = dataclasses.replace(rules, language=language)
+    proven = proven_fix(
+        text, chapter.path, chapter_rules, build_only=True, cache=cache, on_candidate=on_candidate
+    )
+    # NFC also outside prose is harmless for the build (never written back).
+    fixed = normalize_text(proven.text)
+    starts = line_starts(fixed)  # what SourceDoc.position uses (no need to parse the text)
+    remaining = []
+    for finding in proven.findings:
+        line = bisect.bisect_right(starts, finding.start)
+        col = finding.start - starts[line - 1] + 1
+        remaining.append((finding.rule, finding.message, line, col, finding.severity))
+    return fixed, remaining

@@ -32,7 +32,7 @@ def chapter_of_file(ctx: Context) -> dict[Path, Chapter]:
     found: dict[Path, Chapter] = {}
     for chapter in ctx.book.chapters:
         found.setdefault(chapter.path.resolve(), chapter)
-        for path, _line in chapter.origins:
+        for path in dict.fromkeys(path for path, _line in chapter.origins):  # each file once
             found.setdefault(path.resolve(), chapter)
     return found
 

@@ -17,6 +17,7 @@ import html
 import re
 import shutil
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,17 +52,25 @@ def id_pages(docs: list[Doc]) -> dict[str, str]:
     pages: dict[str, str] = {}
     for doc in docs:
         page = page_name(doc)
-        for node in iter_nodes(doc.blocks):
-            c: Any = node.get("c")
-            if node["t"] == "Header":
-                ident = c[1][0]
-            elif node["t"] in ("Div", "Span", "Figure", "Table", "CodeBlock"):
-                ident = c[0][0]
-            else:
-                continue
-            if ident:
-                pages.setdefault(ident, page)
+        for ident in doc_ids(doc):
+            pages.setdefault(ident, page)
     return pages
+
+
+def doc_ids(doc: Doc) -> list[str]:
+    """The element ids of one chapter, in order (``kobook preview`` keeps them per chapter)."""
+    found = []
+    for node in iter_nodes(doc.blocks):
+        c: Any = node.get("c")
+        if node["t"] == "Header":
+            ident = c[1][0]
+        elif node["t"] in ("Div", "Span", "Figure", "Table", "CodeBlock"):
+            ident = c[0][0]
+        else:
+            continue
+        if ident:
+            found.append(ident)
+    return found
 
 
 def prepare(doc: Doc, book: Book, pages: dict[str, str]) -> tuple[list[Any], list[Diagnostic]]:
@@ -195,13 +204,48 @@ def write_html(
     so links and the sidebar still cover every chapter.  Warnings (HTML001 for
     raw HTML removed from a chapter) are appended to ``problems``.
     """
-    config = book.config
     every = all_docs or docs
     pages = id_pages(every)
+    plan = plan_site(book, every)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        rendered = list(pool.map(lambda d: page_body(d, book, pages), docs))
+    bodies = [body for body, _ in rendered]
+    if problems is not None:
+        problems += [p for _, found in rendered for p in found]
+
+    if all_docs is not None and len(docs) < len(all_docs) and out.is_dir():
+        # --chapter: refresh that chapter's page (and the index) in the existing site.
+        write_site(out, book, docs, bodies, plan)
+    else:
+        with atomic_directory(out) as tmp:
+            write_site(tmp, book, docs, bodies, plan)
+    return out / "index.html"
+
+
+@dataclass
+class SitePlan:
+    """What the pages share: the TOC, the chapter list, each chapter's sections.
+
+    Made from the whole book before any page is written; ``kobook preview``
+    renders single pages with it (:func:`chapter_page`, :func:`index_page`).
+    """
+
+    env: Any
+    toc: list[dict[str, Any]]
+    chapters: list[dict[str, Any]]  # the level-1 entries, in reading order
+    sections: dict[str, list[dict[str, Any]]]  # chapter id → its TOC entries below level 1
+    positions: dict[str, int]  # chapter id → index in ``chapters``
+    common: dict[str, Any]  # what every template gets
+
+
+def plan_site(book: Book, every: list[Doc]) -> SitePlan:
+    """The site's TOC and navigation for the chapters ``every`` (the whole book)."""
+    config = book.config
     env = environment(book.root)
     depth = config.toc_depth
     parts = part_titles(every, config.words)
-    toc = [
+    toc: list[dict[str, Any]] = [
         {
             "level": e.level,
             "href": f"{e.chapter_id}.html" + ("" if e.level == 1 else f"#{e.id}"),
@@ -224,52 +268,6 @@ def write_html(
         "book_title": config.title,
         "version": __version__,
     }
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        rendered = list(pool.map(lambda d: page_body(d, book, pages), docs))
-    bodies = [body for body, _ in rendered]
-    if problems is not None:
-        problems += [p for _, found in rendered for p in found]
-
-    if all_docs is not None and len(docs) < len(all_docs) and out.is_dir():
-        # --chapter: refresh that chapter's page (and the index) in the existing site.
-        write_site(out, book, docs, bodies, env, toc, chapters, common)
-    else:
-        with atomic_directory(out) as tmp:
-            write_site(tmp, book, docs, bodies, env, toc, chapters, common)
-    return out / "index.html"
-
-
-def write_site(
-    tmp: Path,
-    book: Book,
-    docs: list[Doc],
-    bodies: list[str],
-    env: Any,
-    toc: list[dict[str, Any]],
-    chapters: list[dict[str, Any]],
-    common: dict[str, Any],
-) -> None:
-    """Write assets, images, the chapter pages and the index into ``tmp``."""
-    config = book.config
-    original = config.original
-    assets = tmp / "assets"
-    assets.mkdir(exist_ok=True)
-    for name in ("style.css", "extra.css"):
-        source = env.loader.get_source(env, f"html/{name}")[0]
-        atomic_write(assets / name, source.encode("utf-8"))
-    atomic_write(assets / "highlight.css", highlight_css().encode("utf-8"))
-    for url in sorted(local_images(docs) | local_embeds(docs)):
-        source = (book.root / url).resolve()
-        target = tmp / url
-        if source.is_file():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
-    for name, url in sorted(remote_copies(docs).items()):
-        source = book.root / url  # relative to the project, or absolute (cache elsewhere)
-        if source.is_file():
-            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, tmp / name)
     positions: dict[str, int] = {}
     for number, entry in enumerate(chapters):
         positions.setdefault(entry["chapter_id"], number)
@@ -277,13 +275,43 @@ def write_site(
     for item in toc:
         if item["level"] != 1:
             sections.setdefault(item["chapter_id"], []).append(item)
-    for doc, body in zip(docs, bodies, strict=True):
-        position = positions.get(doc.chapter.id, -1)
-        prev = chapters[position - 1] if position > 0 else None
-        nxt = chapters[position + 1] if 0 <= position < len(chapters) - 1 else None
-        html = env.get_template("html/chapter.html.j2").render(
-            **common,
-            nav=sidebar(chapters, sections.get(doc.chapter.id, []), position, doc.chapter.id),
+    return SitePlan(env, toc, chapters, sections, positions, common)
+
+
+def site_assets(env: Any) -> dict[str, bytes]:
+    """The style sheets every site has: path in the site → bytes."""
+    files = {}
+    for name in ("style.css", "extra.css"):
+        source = env.loader.get_source(env, f"html/{name}")[0]
+        files[f"assets/{name}"] = source.encode("utf-8")
+    files["assets/highlight.css"] = highlight_css().encode("utf-8")
+    return files
+
+
+def site_copies(book: Book, docs: list[Doc]) -> dict[str, Path]:
+    """The files the pages show, copied as they are: path in the site → source file."""
+    files = {}
+    for url in sorted(local_images(docs) | local_embeds(docs)):
+        source = (book.root / url).resolve()
+        if source.is_file():
+            files[url] = source
+    for name, url in sorted(remote_copies(docs).items()):
+        source = book.root / url  # relative to the project, or absolute (cache elsewhere)
+        if source.is_file():
+            files[name] = source
+    return files
+
+
+def chapter_page(plan: SitePlan, book: Book, doc: Doc, body: str) -> str:
+    """One chapter's page: its body inside the template, with the sidebar and prev/next."""
+    chapters = plan.chapters
+    position = plan.positions.get(doc.chapter.id, -1)
+    prev = chapters[position - 1] if position > 0 else None
+    nxt = chapters[position + 1] if 0 <= position < len(chapters) - 1 else None
+    return str(
+        plan.env.get_template("html/chapter.html.j2").render(
+            **plan.common,
+            nav=sidebar(chapters, plan.sections.get(doc.chapter.id, []), position, doc.chapter.id),
             body=body,
             kind=doc.chapter.kind,
             chapter_title=doc.chapter.title,
@@ -291,19 +319,39 @@ def write_site(
             prev=prev,
             next=nxt,
         )
-        atomic_write(tmp / page_name(doc), html.encode("utf-8"))
-    index = env.get_template("html/index.html.j2").render(
-        **common,
-        nav=[dict(item, current=False) for item in toc if item["level"] == 1],
-        toc=toc,
-        chapters=chapters,
-        subtitle=config.get("subtitle", ""),
-        authors=config.authors,
-        affiliations=config.affiliations,
-        translators=config.translators,
-        original=original,
     )
-    atomic_write(tmp / "index.html", index.encode("utf-8"))
+
+
+def index_page(plan: SitePlan, book: Book) -> str:
+    """The site's front page: the book's title page and its full TOC."""
+    config = book.config
+    return str(
+        plan.env.get_template("html/index.html.j2").render(
+            **plan.common,
+            nav=[dict(item, current=False) for item in plan.toc if item["level"] == 1],
+            toc=plan.toc,
+            chapters=plan.chapters,
+            subtitle=config.get("subtitle", ""),
+            authors=config.authors,
+            affiliations=config.affiliations,
+            translators=config.translators,
+            original=config.original,
+        )
+    )
+
+
+def write_site(tmp: Path, book: Book, docs: list[Doc], bodies: list[str], plan: SitePlan) -> None:
+    """Write assets, images, the chapter pages and the index into ``tmp``."""
+    for name, data in site_assets(plan.env).items():
+        (tmp / name).parent.mkdir(exist_ok=True)
+        atomic_write(tmp / name, data)
+    for name, source in site_copies(book, docs).items():
+        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, tmp / name)
+    for doc, body in zip(docs, bodies, strict=True):
+        html = chapter_page(plan, book, doc, body)
+        atomic_write(tmp / page_name(doc), html.encode("utf-8"))
+    atomic_write(tmp / "index.html", index_page(plan, book).encode("utf-8"))
     public_modes(tmp)
 
 

@@ -1,0 +1,299 @@
+"""The transform passes of the last build, kept so a rebuild reruns only what changed.
+
+A pass is a function of its inputs: the chapter's AST as the previous pass left
+it, the chapter itself (id, number, title, text, ...), the book's layout, and
+the shared :class:`~kobook.transform.Context` state the earlier calls left
+(targets, ids seen, counters, ...).  For each (pass, chapter) the memo keeps a
+key of those inputs and what the call produced: the AST (marshalled, so no
+later pass can change it in place), the context state after it, the
+diagnostics it added and what it changed on the chapter (``headings`` sets the
+title).  A rebuild walks the passes in the same order as
+:func:`kobook.transform.transform_book`; a call whose key matches is replayed
+instead of run.
+
+The keys are cheap: an AST is named by the key of the call that made it (a
+chain back to the chapter's parsed text), never hashed itself; only the
+context state is hashed, after each call that really ran.  So an edit in one
+paragraph reruns that chapter's passes, and another chapter's pass runs again
+only when the state it sees changed (a figure added in chapter 2 renumbers
+the figures after it, and the references to them).  Files outside the
+chapters (images, the bibliography) are not in the keys: the session clears
+the memo when one of them changes.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+import hashlib
+import marshal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import Diagnostic, Location
+from ..load import Book, Chapter
+from ..parse import Doc
+from ..transform import Context
+
+Pass = Callable[[Doc, Context], Doc]
+
+# Context fields that are no state of the passes: inputs fixed for the build,
+# write-only output (diagnostics), and a map made from the book's chapters
+# (``chapter_links``; its inputs are in the layout key).
+NOT_STATE = {"book", "keep_going", "cache", "offline", "remote_limits", "diagnostics"}
+NOT_STATE |= {"chapter_files"}
+# Chapter fields a pass may set (``headings`` sets ``title``); the text index is a cache.
+CHAPTER_FIELDS = [f.name for f in dataclasses.fields(Chapter) if not f.name.startswith("_")]
+
+
+def fingerprint(*parts: Any) -> str:
+    """A short stable key of ``repr(parts)``."""
+    return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=16).hexdigest()
+
+
+@functools.lru_cache(maxsize=128)
+def text_key(text: str) -> str:
+    """:func:`fingerprint` of a chapter's text, made once per text.
+
+    :func:`chapter_key` is asked for every (pass, chapter) of a rebuild, and
+    ``repr`` of a whole chapter each time was a tenth of a second of a rebuild
+    on the playbook; a ``str`` keeps its hash, so the look-up is cheap.
+    """
+    return fingerprint(text)
+
+
+def chapter_key(chapter: Chapter) -> str:
+    """What a pass may read of its own chapter (the text: for locating messages)."""
+    return fingerprint(
+        chapter.id,
+        str(chapter.path),
+        chapter.number,
+        chapter.kind,
+        chapter.part,
+        chapter.shift,
+        chapter.lang,
+        chapter.title,
+        chapter.meta,
+        text_key(chapter.text),
+    )
+
+
+def layout_key(book: Book) -> str:
+    """What a pass may read of the other chapters: which files make which chapter."""
+    return fingerprint(
+        [
+            (c.id, str(c.path), c.number, c.kind, sorted({str(p) for p, _ in c.origins}))
+            for c in book.chapters
+        ]
+    )
+
+
+def snapshot(ctx: Context) -> dict[str, Any]:
+    """The passes' state in ``ctx``: containers copied, their items too (Targets are mutable)."""
+    state: dict[str, Any] = {}
+    for name, value in vars(ctx).items():
+        if name in NOT_STATE:
+            continue
+        if isinstance(value, dict):
+            state[name] = {k: copy.copy(v) for k, v in value.items()}
+        elif isinstance(value, (set, list)):
+            state[name] = copy.copy(value)
+        else:
+            state[name] = copy.copy(value)
+    return state
+
+
+def restore(ctx: Context, state: dict[str, Any]) -> None:
+    """Put a snapshot's state into ``ctx`` (copied again: the memo keeps its own)."""
+    for name, value in state.items():
+        if isinstance(value, dict):
+            setattr(ctx, name, {k: copy.copy(v) for k, v in value.items()})
+        else:
+            setattr(ctx, name, copy.copy(value))
+
+
+def state_key(state: dict[str, Any]) -> str:
+    """A key of a snapshot: dict order counts (passes iterate targets), set order does not."""
+    parts = []
+    for name in sorted(state):
+        value = state[name]
+        if isinstance(value, (set, frozenset)):
+            value = sorted(map(repr, value))
+        elif isinstance(value, dict):
+            value = list(value.items())
+        parts.append((name, value))
+    return fingerprint(parts)
+
+
+class Lines:
+    """Where the lines of one chapter's text are in its files, and back (for messages)."""
+
+    def __init__(self, chapter: Chapter) -> None:
+        self.chapter = chapter
+        self._local: dict[tuple[Path, int], int] | None = None
+
+    def local(self, location: Location) -> int | None:
+        """The 1-based line of the chapter's text at ``location``; None when outside it."""
+        chapter = self.chapter
+        if location.file is None or not location.line:
+            return None
+        if not chapter.origins:
+            if location.file != chapter.path:
+                return None
+            line = location.line - chapter.line_offset
+            return line if line >= 1 else None
+        if self._local is None:
+            self._local = {}
+            for index, origin in enumerate(chapter.origins):
+                self._local.setdefault((Path(origin[0]), origin[1]), index + 1)
+        return self._local.get((Path(location.file), location.line))
+
+
+# A diagnostic and its line in the chapter's text (None: it is about another file).
+Placed = tuple[Diagnostic, int | None]
+
+
+def place(diagnostics: list[Diagnostic], lines: Lines) -> list[Placed]:
+    return [(d, lines.local(d.location)) for d in diagnostics]
+
+
+def replace_in(placed: list[Placed], chapter: Chapter) -> list[Diagnostic]:
+    """The diagnostics at the same lines of ``chapter``'s text, which may sit elsewhere in
+    its file now (a paragraph added to an earlier chapter of the same file)."""
+    out = []
+    for diagnostic, line in placed:
+        if line is not None:
+            where = chapter.where(line, diagnostic.location.col)
+            diagnostic = dataclasses.replace(diagnostic, location=where)
+        out.append(diagnostic)
+    return out
+
+
+@dataclass
+class Entry:
+    """One (pass, chapter) call of the last build."""
+
+    key: str  # of its inputs
+    out: bytes  # marshal of (blocks, meta)
+    state: dict[str, Any]  # the context state after it
+    state_key: str
+    diagnostics: list[Placed]
+    chapter_changes: dict[str, Any]  # fields the pass set on the chapter
+
+
+@dataclass
+class Slot:
+    """A chapter while the passes run: its AST key, and its AST when at hand."""
+
+    chapter: Chapter
+    key: str
+    doc: Doc | None = None
+    entry: Entry | None = None  # the replayed call whose output this chapter's AST is
+
+
+@dataclass
+class PassMemo:
+    """The (pass, chapter id) → :class:`Entry` of the last successful build."""
+
+    entries: dict[tuple[str, str], Entry] = field(default_factory=dict)
+    # chapter id → (key of its final AST, that AST): reused as is when the key matches.
+    final: dict[str, tuple[str, Doc]] = field(default_factory=dict)
+    ran: int = 0  # calls that ran in the last build (the rest were replayed)
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self.final.clear()
+
+    def run(
+        self,
+        passes: list[tuple[str, Pass]],
+        book: Book,
+        ctx: Context,
+        inputs: list[tuple[Chapter, str, Callable[[], Doc]]],
+    ) -> tuple[list[Doc], list[str]]:
+        """Run (or replay) ``passes`` over ``inputs`` in order; return the docs and their keys.
+
+        ``inputs``: each chapter, the key of its parsed AST, and how to parse it
+        (called only when one of its passes has to run).  The memo is replaced
+        only when every pass succeeded: a failed rebuild leaves the last good one.
+        """
+        layout = layout_key(book)
+        loaders = {id(chapter): load for chapter, _key, load in inputs}
+        slots = [Slot(chapter, key) for chapter, key, _load in inputs]
+        lines = {id(chapter): Lines(chapter) for chapter, _key, _load in inputs}
+        entries: dict[tuple[str, str], Entry] = {}
+        current = state_key(snapshot(ctx))
+        # The state of the last replayed call, put into ``ctx`` only before a call that
+        # runs (and at the end): each snapshot holds every state field, so restoring
+        # only the last of a chain of replays is restoring them all in turn.
+        replayed: dict[str, Any] | None = None
+        self.ran = 0
+        for name, run in passes:
+            for slot in slots:
+                chapter = slot.chapter
+                key = fingerprint(name, slot.key, current, chapter_key(chapter), layout)
+                old = self.entries.get((name, chapter.id))
+                if old is not None and old.key == key:
+                    replayed = old.state
+                    ctx.diagnostics += replace_in(old.diagnostics, chapter)
+                    for attribute, value in old.chapter_changes.items():
+                        setattr(chapter, attribute, value)
+                    current = old.state_key
+                    slot.key, slot.doc, slot.entry = key, None, old
+                    entries[(name, chapter.id)] = old
+                    continue
+                if replayed is not None:
+                    restore(ctx, replayed)
+                    replayed = None
+                doc = self._doc(slot, loaders[id(chapter)])
+                before = {a: getattr(chapter, a) for a in CHAPTER_FIELDS}
+                found = len(ctx.diagnostics)
+                doc = run(doc, ctx)
+                self.ran += 1
+                state = snapshot(ctx)
+                current = state_key(state)
+                changes = {
+                    a: getattr(chapter, a)
+                    for a in CHAPTER_FIELDS
+                    if getattr(chapter, a) is not before[a] and getattr(chapter, a) != before[a]
+                }
+                entry = Entry(
+                    key,
+                    marshal.dumps((doc.blocks, doc.meta)),
+                    state,
+                    current,
+                    place(ctx.diagnostics[found:], lines[id(chapter)]),
+                    changes,
+                )
+                slot.key, slot.doc, slot.entry = key, doc, entry
+                entries[(name, chapter.id)] = entry
+        if replayed is not None:
+            restore(ctx, replayed)
+        docs = []
+        final: dict[str, tuple[str, Doc]] = {}
+        for slot in slots:
+            kept = self.final.get(slot.chapter.id)
+            if slot.doc is None and kept is not None and kept[0] == slot.key:
+                doc = Doc(slot.chapter, kept[1].blocks, kept[1].meta)
+            else:
+                doc = self._doc(slot, loaders[id(slot.chapter)])
+            final[slot.chapter.id] = (slot.key, doc)
+            docs.append(doc)
+        self.entries = entries
+        self.final = final
+        return docs, [slot.key for slot in slots]
+
+    @staticmethod
+    def _doc(slot: Slot, load: Callable[[], Doc]) -> Doc:
+        """The slot's AST: at hand, else from the replayed call's output, else parsed."""
+        if slot.doc is not None:
+            return slot.doc
+        if slot.entry is not None:
+            blocks, meta = marshal.loads(slot.entry.out)
+            slot.doc = Doc(slot.chapter, blocks, meta)
+        else:
+            slot.doc = load()
+        return slot.doc

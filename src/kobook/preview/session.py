@@ -1,0 +1,530 @@
+"""The preview's build state: build once, then rebuild what a save changed.
+
+The stages are the build's own (load → dialect → normalize → parse →
+transform → the HTML writer's pages), run by :meth:`Session.rebuild` with the
+last good build's results at hand:
+
+* a chapter whose text did not change keeps its normalized text and findings
+  and is not parsed again (both are functions of the text);
+* the transform passes run in the build's order, but a (pass, chapter) call
+  whose inputs are those of the last build is replayed (:mod:`.passmemo`): an
+  edit reruns its chapter's passes, and another chapter's only where what it
+  sees changed (a new figure renumbers the later ones and their references);
+* a page's body (pandoc's HTML) is made again only when its chapter's AST or
+  the pages its links point to changed; every page is then put together from
+  the site's plan (TOC, sidebar, prev/next) and written only when its bytes
+  changed.
+
+A change to the book's set-up (``metadata.yaml``, the bibliography, the
+glossary, ``templates/``, a dialect's ``book.toml``/``SUMMARY.md``, or the
+metadata in a one-file book's front matter) rebuilds everything; a changed
+image clears the kept transform passes (they look at the files) and is copied.
+
+The pages are written into ``dist/preview/`` (the folder the server serves)
+file by file, each atomically, and only when its bytes changed: a page being
+read is never half written, and :attr:`Update.pages` names exactly the pages a
+browser showing them should reload.  A failed rebuild writes nothing, so the
+last good pages stay served while the error is shown over them; what was kept
+stays kept, so the next good save is again incremental.  The pages are
+byte-identical to ``kobook build html``'s site of the same sources.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import hashlib
+import marshal
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..boundary import inside
+from ..cache import Cache, atomic_write
+from ..errors import Diagnostic, KobookError
+from ..load import Book, Chapter, load_book, select_chapter
+from ..parse import Doc
+from .passmemo import Lines, PassMemo, Placed, chapter_key, fingerprint, place, replace_in
+
+# Files whose change is no change of the book's set-up: the pictures the pages show.
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp", ".pdf"}
+# Editors' scratch files beside a chapter (``.ch1.md.swp``, ``ch1.md~``, vim's ``4913``).
+SCRATCH_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".bak")
+
+
+@dataclass
+class Update:
+    """What one (re)build did: the pages that changed, or the error that stopped it."""
+
+    pages: list[str] = field(default_factory=list)  # site paths ("index.html", "ch-1.html")
+    error: Diagnostic | None = None  # None when the build succeeded
+    # Typography findings (kobook check) per page, for the preview's panel: every chapter's
+    # page is a key (an empty list: no findings left).
+    findings: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    pdf: str | None = None  # the chapter PDF's site path when it was (re)written
+    seconds: float = 0.0
+    # How the rebuild went: "full" or "incremental" (for the bench and the tests).
+    mode: str = ""
+    # The chapter ids whose text changed (the first one is the chapter being edited).
+    chapters: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass
+class Normalized:
+    """A chapter's text after the build-time fixes, and the findings left in it."""
+
+    text: str
+    remaining: list[tuple[str, str, int, int, str]]
+
+
+@dataclass
+class Body:
+    """A chapter page's body and the warnings met making it, for one AST and its links."""
+
+    key: str
+    html: str
+    problems: list[Placed]
+
+
+@dataclass
+class Good:
+    """The last good build: what ``rebuild_pdf`` typesets and the next rebuild compares to."""
+
+    book: Book
+    docs: list[Doc]
+    keys: list[str]  # of each doc's AST
+    texts: dict[str, str]  # chapter id → source text (before the fixes)
+    files: set[Path]  # the files the chapters are made of
+
+
+class Session:
+    """One book being previewed: its sources, its preview folder, its last good build."""
+
+    def __init__(
+        self,
+        project: str | Path,
+        *,
+        out: str | Path | None = None,
+        chapter: str | None = None,
+        pdf: bool = False,
+        cache_dir: str | Path | None = None,
+        offline: bool = True,
+    ) -> None:
+        self.root = Path(project).resolve()
+        self.out = Path(out).resolve() if out else self.root / "dist" / "preview"
+        self.chapter = chapter
+        self.pdf = pdf
+        self.cache_dir = Path(cache_dir).resolve() if cache_dir else None
+        self.offline = offline
+        self.last: Update | None = None
+        self.good: Good | None = None
+        self.edited: str | None = None  # id of the chapter of the most recent change
+        self._config = ""  # key of the metadata the kept results were made with
+        self._normalized: dict[tuple[Any, ...], Normalized] = {}
+        self._parsed: dict[tuple[str, str], bytes] = {}  # (reader, text) → marshal of the AST
+        # (reader, text) → the AST being made by pandoc while the proof runs (one rebuild).
+        self._pending: dict[tuple[str, str], Future[Doc]] = {}
+        self._pool: ThreadPoolExecutor | None = None
+        self._checked: set[tuple[str, str, int]] = set()  # texts guard.check_source passed
+        self._memo = PassMemo()
+        self._ids: dict[str, tuple[list[str], set[str]]] = {}  # AST key → ids, #links
+        # AST key → the images (and framed pages) it shows: site path → file.
+        self._copies: dict[str, dict[str, Path]] = {}
+        self._bodies: dict[str, Body] = {}  # chapter id → its last body
+        self._written: dict[str, str] = {}  # site path → digest of the bytes in the folder
+        self._copied: dict[str, tuple[Path, int, int]] = {}  # site path → source, size, mtime
+        self._pdf_key = ""
+
+    # ------------------------------------------------------------------ the interface
+
+    def build(self) -> Update:
+        """The first build (everything)."""
+        return self.rebuild(set())
+
+    def rebuild(self, changed: set[Path]) -> Update:
+        """Rebuild after the files in ``changed`` were saved (an empty set: everything)."""
+        start = time.perf_counter()
+        update = Update()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kobook-parse")
+        try:
+            self._rebuild({Path(p).resolve() for p in changed}, update)
+        except KobookError as error:
+            update.error = error.diagnostic
+            update.pages = []
+        finally:
+            # No thread outlives the rebuild; parses not started (a failed build) are dropped.
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+            self._pending.clear()
+        update.seconds = time.perf_counter() - start
+        self.last = update
+        return update
+
+    def rebuild_pdf(self) -> Update:
+        """Typeset the edited chapter's PDF (``CHAPTER.pdf`` beside the pages) if it changed.
+
+        The chapter is the one named by ``chapter=``, else that of the most
+        recent change, numbered as in the whole book (the last good build's
+        transformed chapters are reused).  Sets :attr:`Update.pdf` when the
+        file was written; a PDF that would not change is not typeset again.
+        """
+        start = time.perf_counter()
+        update = Update(mode="pdf")
+        try:
+            self._write_pdf(update)
+        except KobookError as error:
+            update.error = error.diagnostic
+        update.seconds = time.perf_counter() - start
+        return update
+
+    def is_source(self, path: Path) -> bool:
+        """Whether a change to ``path`` can change the book (not the outputs or the cache)."""
+        path = Path(path).resolve()
+        try:
+            relative = path.relative_to(self.root)
+        except ValueError:
+            return self.good is not None and path in self.good.files
+        if self.out == path or self.out in path.parents:
+            return False
+        first = relative.parts[0] if relative.parts else ""
+        if first in ("dist", ".kobook-cache", ".git") or any(
+            part.startswith(".") for part in relative.parts
+        ):
+            return False
+        name = relative.name
+        return not (name.endswith(SCRATCH_SUFFIXES) or name.isdigit())
+
+    # ------------------------------------------------------------------ the stages
+
+    def _rebuild(self, changed: set[Path], update: Update) -> None:
+        from ..dialect import convert_book
+        from ..parse.guard import check_footnotes
+
+        full = not changed or self.good is None or self._setup_changed(changed)
+        if full or any(self._is_image(p) for p in changed):
+            self._memo.clear()  # the passes look at the files (images, embeds, links)
+            self._copies.clear()
+        if full:
+            self._normalized.clear()
+            self._bodies.clear()
+        book = load_book(self.root)
+        report = convert_book(book)
+        self._check_sources(book.chapters)
+        check_footnotes(book.chapters)
+        config = fingerprint(book.config.raw, book.config.path)
+        if config != self._config:  # metadata.yaml, or a one-file book's front matter
+            full = True
+            self._memo.clear()
+            self._copies.clear()
+            self._normalized.clear()
+            self._bodies.clear()
+        update.mode = "full" if full else "incremental"
+        texts = {c.id: c.text for c in book.chapters}
+        previous = self.good.texts if self.good else {}
+        update.chapters = [i for i, text in texts.items() if previous.get(i) != text]
+        cache = self._cache()
+        findings = self._normalize(book, cache)
+        docs, keys, ctx = self._transform(book, cache)
+        warnings = list(book.notes) + report.problems + report.notes + ctx.diagnostics
+        files, problems = self._site(book, docs, keys)
+        warnings += problems
+        # Everything is made: now write (nothing is written when a stage failed).
+        update.pages = self._write(files)
+        update.findings = findings
+        update.warnings = [d for d in dict.fromkeys(warnings) if d.severity != "info"]
+        chapter_files = {c.path.resolve() for c in book.chapters}
+        chapter_files |= {
+            Path(p).resolve() for p in {p for c in book.chapters for p, _ in c.origins}
+        }
+        self.good = Good(book, docs, keys, texts, chapter_files)
+        self._config = config
+        self.edited = self._edited(book, changed, update.chapters) or self.edited
+
+    def _check_sources(self, chapters: list[Chapter]) -> None:
+        """``guard.check_source`` of each chapter whose text was not checked before."""
+        from ..parse.guard import check_source
+
+        checked = set()
+        for chapter in chapters:
+            key = (chapter.text, str(chapter.path), chapter.line_offset)
+            if key not in self._checked:
+                check_source(chapter)
+            checked.add(key)
+        self._checked = checked
+
+    def _setup_changed(self, changed: set[Path]) -> bool:
+        """True when a changed file is neither a chapter nor an image (metadata, templates, ...)."""
+        assert self.good is not None
+        for path in changed:
+            if path in self.good.files or self._is_image(path):
+                continue
+            if path.suffix.lower() in (".md", ".markdown") and not path.exists():
+                continue  # a chapter file removed: the reloaded book no longer has it
+            markdown = path.suffix.lower() in (".md", ".markdown")
+            if markdown and "templates" not in path.parts and path.name != "SUMMARY.md":
+                continue  # a new chapter file: the reloaded book finds it
+            return True
+        return False
+
+    @staticmethod
+    def _is_image(path: Path) -> bool:
+        return path.suffix.lower() in IMAGE_SUFFIXES
+
+    def _cache(self) -> Cache:
+        folder = (
+            self.cache_dir
+            if self.cache_dir
+            else inside(self.root / ".kobook-cache", self.root, what="cache folder")
+        )
+        return Cache(folder)
+
+    def _normalize(self, book: Book, cache: Cache) -> dict[str, list[Diagnostic]]:
+        """The build-time fixes of each chapter (kept per text); its findings per page."""
+        from ..normalize import normalize_chapter, settings
+
+        rules = settings(book)
+        kept: dict[tuple[Any, ...], Normalized] = {}
+        findings: dict[str, list[Diagnostic]] = {}
+        for chapter in book.chapters:
+            key = (chapter.text, str(chapter.path), chapter.lang, book.config.lang)
+            done = self._normalized.get(key)
+            if done is None:
+                speculate = functools.partial(self._speculate, chapter, cache)
+                text, remaining = normalize_chapter(
+                    chapter, rules, book.config.lang, cache, on_candidate=speculate
+                )
+                done = Normalized(text, remaining)
+            kept[key] = done
+            chapter.text = done.text
+            findings[f"{chapter.id}.html"] = [
+                Diagnostic(rule, message, chapter.where(line, col), "", severity)
+                for rule, message, line, col, severity in done.remaining
+            ]
+        self._normalized = kept
+        return findings
+
+    def _transform(self, book: Book, cache: Cache) -> tuple[list[Doc], list[str], Any]:
+        from ..parse import reader_for
+        from ..parse.guard import check_footnotes
+        from ..transform import PASSES, Context
+
+        check_footnotes(book.chapters)
+        inputs: list[tuple[Chapter, str, Callable[[], Doc]]] = []
+        for chapter in book.chapters:
+            reader = reader_for(chapter)
+            key = (reader, chapter.text)
+
+            load = functools.partial(self._parse, chapter, key, cache)
+            inputs.append((chapter, fingerprint("parsed", reader, chapter.text), load))
+        ctx = Context(book=book, keep_going=False, cache=cache, offline=self.offline)
+        docs, keys = self._memo.run(PASSES, book, ctx, inputs)
+        texts = {(reader_for(c), c.text) for c in book.chapters}
+        self._parsed = {k: v for k, v in self._parsed.items() if k in texts}
+        return docs, keys, ctx
+
+    def _speculate(self, chapter: Chapter, cache: Cache, candidate: str) -> None:
+        """Start parsing a fixed text the proof is about to check (it is usually the result).
+
+        The chapter's own parse would otherwise wait for the proof's two pandoc
+        runs; this one runs beside them.  A text that turns out not to be the
+        result is not used; an error is not reported here (the chapter's parse
+        of its real text reports it, with the chapter's file and line).
+        """
+        from ..normalize import normalize_text
+        from ..parse import parse_chapter, reader_for
+
+        text = normalize_text(candidate)
+        key = (reader_for(chapter), text)
+        if self._pool is None or key in self._parsed or key in self._pending:
+            return
+        copy = dataclasses.replace(chapter, text=text)
+        self._pending[key] = self._pool.submit(parse_chapter, copy, cache)
+
+    def _parse(self, chapter: Chapter, key: tuple[str, str], cache: Cache) -> Doc:
+        """A chapter's AST: kept from an earlier build of the same text, else pandoc's."""
+        from ..parse import parse_chapter
+
+        data = self._parsed.get(key)
+        if data is None:
+            doc = None
+            pending = self._pending.pop(key, None)
+            if pending is not None:
+                with contextlib.suppress(KobookError):
+                    doc = Doc(chapter, *astuple(pending.result()))
+            if doc is None:
+                doc = parse_chapter(chapter, cache)
+            self._parsed[key] = marshal.dumps((doc.blocks, doc.meta))
+            return doc
+        blocks, meta = marshal.loads(data)
+        return Doc(chapter, blocks, meta)
+
+    def _site(
+        self, book: Book, docs: list[Doc], keys: list[str]
+    ) -> tuple[dict[str, bytes | Path], list[Diagnostic]]:
+        """Every file of the HTML site: path → bytes (pages, style sheets) or a file to copy."""
+        from ..parse.ast import iter_nodes
+        from ..write.html import (
+            chapter_page,
+            doc_ids,
+            index_page,
+            page_name,
+            plan_site,
+            site_assets,
+            site_copies,
+        )
+
+        ids: dict[str, tuple[list[str], set[str]]] = {}
+        pages: dict[str, str] = {}
+        for doc, key in zip(docs, keys, strict=True):
+            found = self._ids.get(key)
+            if found is None:
+                links = {
+                    n["c"][2][0][1:]
+                    for n in iter_nodes(doc.blocks)
+                    if n["t"] == "Link" and n["c"][2][0].startswith("#")
+                }
+                found = (doc_ids(doc), links)
+            ids[key] = found
+            for ident in found[0]:
+                pages.setdefault(ident, page_name(doc))
+        self._ids = ids
+        plan = plan_site(book, docs)
+        wanted: list[tuple[Doc, str]] = []
+        for doc, key in zip(docs, keys, strict=True):
+            targets = sorted((link, pages.get(link)) for link in ids[key][1])
+            body_key = fingerprint(key, chapter_key(doc.chapter), targets)
+            body = self._bodies.get(doc.chapter.id)
+            if body is None or body.key != body_key:
+                wanted.append((doc, body_key))
+        made = self._bodies_of(wanted, book, pages)
+        bodies = {doc.chapter.id: body for doc, body in made}
+        problems: list[Diagnostic] = []
+        files: dict[str, bytes | Path] = dict(site_assets(plan.env))
+        for doc, key in zip(docs, keys, strict=True):
+            if key not in self._copies:
+                self._copies[key] = site_copies(book, [doc])
+            files.update(self._copies[key])
+        self._copies = {key: self._copies[key] for key in keys}
+        for doc in docs:
+            body = bodies.get(doc.chapter.id) or self._bodies[doc.chapter.id]
+            problems += replace_in(body.problems, doc.chapter)
+            files[page_name(doc)] = chapter_page(plan, book, doc, body.html).encode("utf-8")
+        files["index.html"] = index_page(plan, book).encode("utf-8")
+        self._bodies = {
+            doc.chapter.id: bodies.get(doc.chapter.id) or self._bodies[doc.chapter.id]
+            for doc in docs
+        }
+        return files, problems
+
+    def _bodies_of(
+        self, wanted: list[tuple[Doc, str]], book: Book, pages: dict[str, str]
+    ) -> list[tuple[Doc, Body]]:
+        from ..write.html import page_body
+
+        def make(item: tuple[Doc, str]) -> tuple[Doc, Body]:
+            doc, key = item
+            html, problems = page_body(doc, book, pages)
+            return doc, Body(key, html, place(problems, Lines(doc.chapter)))
+
+        if len(wanted) < 2:
+            return [make(item) for item in wanted]
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            return list(pool.map(make, wanted))
+
+    def _write(self, files: dict[str, bytes | Path]) -> list[str]:
+        """Write the files whose bytes changed; remove the ones the site no longer has."""
+        changed: list[str] = []
+        self.out.mkdir(parents=True, exist_ok=True)
+        for name, data in files.items():
+            target = self.out / name
+            if isinstance(data, Path):
+                stat = data.stat()
+                stamp = (data, stat.st_size, stat.st_mtime_ns)
+                if self._copied.get(name) == stamp and target.is_file():
+                    continue
+                content = data.read_bytes()
+                self._copied[name] = stamp
+            else:
+                content = data
+            digest = digest_of(content)
+            if self._written.get(name) is None and target.is_file():
+                with contextlib.suppress(OSError):
+                    self._written[name] = digest_of(target.read_bytes())
+            if self._written.get(name) == digest:
+                continue
+            atomic_write(target, content)
+            target.chmod(0o644)
+            self._written[name] = digest
+            changed.append(name)
+        for name in sorted(set(self._written) - set(files)):
+            (self.out / name).unlink(missing_ok=True)
+            del self._written[name]
+            self._copied.pop(name, None)
+            changed.append(name)
+        for folder, _subfolders, _files in os.walk(self.out):
+            os.chmod(folder, 0o755)
+        return changed
+
+    def _edited(self, book: Book, changed: set[Path], texts_changed: list[str]) -> str | None:
+        """The chapter being edited: the first whose text changed, else the first of a file."""
+        if texts_changed:
+            return texts_changed[0]
+        for chapter in book.chapters:
+            if chapter.path.resolve() in changed:
+                return chapter.id
+        return None
+
+    # ------------------------------------------------------------------ the chapter PDF
+
+    def _write_pdf(self, update: Update) -> None:
+        from ..api import font_problems
+        from ..parse.ast import copy_tree
+
+        good = self.good
+        if good is None:
+            return
+        book = good.book
+        wanted = self.chapter or self.edited
+        chapter = select_chapter(book, wanted) if wanted else book.chapters[0]
+        index = book.chapters.index(chapter)
+        doc = good.docs[index]
+        engine = book.config.engine
+        key = fingerprint(good.keys[index], chapter_key(chapter), self._config, engine)
+        name = f"{chapter.id}.pdf"
+        target = self.out / name
+        if key == self._pdf_key and target.is_file():
+            return
+        cache = self._cache()
+        selected = [Doc(chapter, copy_tree(doc.blocks), copy_tree(doc.meta))]
+        update.warnings += font_problems(book, False)
+        if engine == "xelatex":
+            from ..write import pdf_xelatex
+
+            update.warnings += pdf_xelatex.write_pdf(book, selected, target, cache)
+        else:
+            from ..write import pdf_weasyprint
+
+            update.warnings += pdf_weasyprint.write_pdf(book, selected, target, cache)
+        update.warnings = [d for d in dict.fromkeys(update.warnings) if d.severity != "info"]
+        self._pdf_key = key
+        update.pdf = name
+        update.chapters = [chapter.id]
+
+
+def astuple(doc: Doc) -> tuple[list[Any], dict[str, Any]]:
+    """A parsed doc's blocks and metadata (to put them on another Chapter object)."""
+    return doc.blocks, doc.meta
+
+
+def digest_of(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()

@@ -1,0 +1,159 @@
+"""Watch the book's sources; each batch of saves is one rebuild and one message to the pages.
+
+watchfiles runs in a thread of its own and gathers the saves of a moment into
+one batch (an editor's save is often several file-system events).  Only the
+book's sources count (:meth:`Session.is_source`): the preview's own writes to
+``dist/`` and ``.kobook-cache/`` would otherwise start the next build, forever.
+
+A rebuild that fails shows its error on the pages and keeps the last good ones.
+A bug in kobook (any other exception) must not stop the preview either: it is
+logged with its traceback and shown on the pages as an internal error.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from watchfiles import Change, DefaultFilter, watch
+
+from ..errors import Diagnostic, KobookError
+from .session import Session, Update
+
+log = logging.getLogger("kobook.preview")
+
+Publish = Callable[[Update], None]
+DEFAULT_STEP_MS = 50  # a batch ends after this long without a new event
+DEFAULT_DEBOUNCE_MS = 400  # … or after this long in all (a long stream of saves)
+
+
+def internal_error(error: BaseException) -> Diagnostic:
+    """A bug in kobook, in the shape of a build error, for the overlay."""
+    text = str(error).strip().splitlines()
+    first = text[0][:300] if text else ""
+    message = f"internal error: {type(error).__name__}" + (f": {first}" if first else "")
+    return Diagnostic(
+        code="PREVIEW003",
+        message=message,
+        hint="this is a bug in kobook, not in the book: the traceback is in the terminal "
+        "running kobook preview; the last good pages stay served",
+    )
+
+
+class Watcher:
+    """A thread that rebuilds ``session`` after each batch of saves and publishes the result.
+
+    ``publish`` receives every :class:`Update` (the server's
+    :meth:`~kobook.preview.server.PreviewServer.publish`).  With ``pdf`` the
+    chapter PDF is rebuilt after each good HTML rebuild and published as well.
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        publish: Publish,
+        *,
+        pdf: bool = False,
+        step_ms: int = DEFAULT_STEP_MS,
+        debounce_ms: int = DEFAULT_DEBOUNCE_MS,
+        idle_ms: int = 500,
+    ) -> None:
+        self.session = session
+        self.publish = publish
+        self.pdf = pdf
+        self.step_ms = step_ms
+        self.debounce_ms = debounce_ms
+        self.idle_ms = idle_ms
+        self.batches = 0  # rebuilds done (for tests and the bench)
+        self.ready = threading.Event()  # set once the file system is being watched
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="kobook-preview-watch", daemon=True)
+        self._default_filter = DefaultFilter()
+
+    def start(self) -> Watcher:
+        self._thread.start()
+        return self
+
+    def wait_ready(self, timeout: float = 10.0) -> bool:
+        """Wait until saves are noticed (watchfiles' watcher is set up)."""
+        return self.ready.wait(timeout)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop watching and wait for the thread (a rebuild under way is finished first)."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def wanted(self, change: Change, path: str) -> bool:
+        """Whether a file-system event can change the book (a source, not an editor's backup)."""
+        return self._default_filter(change, path) and self.session.is_source(Path(path))
+
+    def _run(self) -> None:
+        try:
+            for changes in watch(
+                self.session.root,
+                watch_filter=self.wanted,
+                step=self.step_ms,
+                debounce=self.debounce_ms,
+                rust_timeout=self.idle_ms,
+                yield_on_timeout=True,  # the first (empty) yield says the watcher is set up
+                stop_event=self._stop,
+                raise_interrupt=False,
+            ):
+                self.ready.set()
+                if changes and not self._stop.is_set():
+                    self.handle(Path(path) for _, path in changes)
+        except Exception:  # the watcher itself failed (e.g. the folder was removed)
+            log.exception("kobook preview: watching %s stopped", self.session.root)
+        finally:
+            self.ready.set()
+
+    def handle(self, paths: Iterable[Path]) -> Update:
+        """One batch of saves: rebuild, publish, then (``pdf``) the chapter PDF."""
+        changed = set(paths)
+        self.batches += 1
+        update = guarded(lambda: self.session.rebuild(changed))
+        self.publish(update)
+        if self.pdf and update.ok:
+            pdf_update = build_pdf(self.session, update)
+            if pdf_update is not None:
+                self.publish(pdf_update)
+        return update
+
+
+def guarded(rebuild: Callable[[], Update]) -> Update:
+    """``rebuild()``, with any exception turned into an Update carrying the error."""
+    start = time.perf_counter()
+    try:
+        return rebuild()
+    except KobookError as error:  # the session normally catches these itself
+        update = Update(error=error.diagnostic)
+    except Exception as error:
+        log.exception("kobook preview: the rebuild failed (a bug in kobook)")
+        update = Update(error=internal_error(error))
+    update.seconds = time.perf_counter() - start
+    return update
+
+
+def build_pdf(session: Session, html: Update) -> Update | None:
+    """The chapter PDF after a good HTML build, as an Update to publish (None: nothing new).
+
+    It keeps the HTML build's findings, so that publishing it does not empty
+    the pages' findings panel, and names no page: the pages need no reload.
+    """
+    rebuild_pdf = getattr(session, "rebuild_pdf", None)
+    if rebuild_pdf is None:
+        return None
+    result = guarded(rebuild_pdf)
+    if result.ok and not result.pdf:
+        return None
+    return Update(
+        error=result.error,
+        findings=html.findings,
+        warnings=result.warnings,
+        pdf=result.pdf,
+        seconds=result.seconds,
+    )

@@ -1,0 +1,248 @@
+"""The preview session: incremental rebuilds give the full build's site, byte for byte.
+
+Each test builds a tiny book once, changes its sources the way a translator
+would, rebuilds with the changed paths, and compares every file of the
+preview folder with a fresh ``kobook build html`` of the same sources.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import kobook
+from kobook.preview import Session
+from kobook.transform import PASSES
+from tests.conftest import REPO, BookMaker
+
+PIXEL = REPO / "tests" / "data" / "pixel.png"
+
+
+def site_files(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` but the chapter PDFs: relative path → bytes."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.suffix != ".pdf"
+    }
+
+
+def assert_same_as_full_build(session: Session, tmp: Path) -> None:
+    """The preview folder holds exactly the files of a fresh full HTML build."""
+    out = tmp / "reference"
+    shutil.rmtree(out, ignore_errors=True)
+    kobook.build(session.root, ["html"], out=out, cache_dir=tmp / "ref-cache", offline=True)
+    expected = site_files(out / "html")
+    actual = site_files(session.out)
+    assert sorted(actual) == sorted(expected)
+    differing = [name for name in expected if expected[name] != actual[name]]
+    assert differing == []
+
+
+def edit(path: Path, old: str, new: str) -> Path:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def start(root: Path, tmp_path: Path, **options: object) -> Session:
+    session = Session(root, cache_dir=tmp_path / "cache", **options)  # type: ignore[arg-type]
+    first = session.build()
+    assert first.ok, first.error
+    assert first.mode == "full"
+    return session
+
+
+THREE = {
+    "book/01.md": "# 처음\n\n첫 장의 본문입니다.\n\n![고양이](images/a.png){#fig:a}\n",
+    "book/02.md": "# 둘째\n\n둘째 장의 본문입니다.\n\n## 절 하나\n\n![개](images/a.png){#fig:b}\n",
+    "book/03.md": "# 셋째\n\n@fig:b를 보세요. 셋째 장입니다.\n",
+}
+
+
+@pytest.fixture
+def three(make_book: BookMaker) -> Path:
+    return make_book(
+        dict(THREE),
+        metadata={"title": "작은 책", "number-by-chapter": False},
+        images=["images/a.png"],
+    )
+
+
+def test_a_paragraph_edit_rebuilds_one_chapter(three: Path, tmp_path: Path) -> None:
+    session = start(three, tmp_path)
+    assert (session.out / "index.html").is_file()
+    update = session.rebuild({edit(three / "book/02.md", "둘째 장의 본문", "고친 둘째 장의 본문")})
+    assert update.ok, update.error
+    assert update.mode == "incremental"
+    assert update.pages == ["02.html"]
+    assert update.chapters == ["02"]
+    assert session._memo.ran == len(PASSES)  # one chapter's passes ran, the others replayed
+    assert "고친 둘째 장의 본문" in (session.out / "02.html").read_text(encoding="utf-8")
+    assert_same_as_full_build(session, tmp_path)
+    # A save that changes nothing writes nothing.
+    assert session.rebuild({three / "book/02.md"}).pages == []
+
+
+def test_a_heading_title_change_updates_the_toc_everywhere(three: Path, tmp_path: Path) -> None:
+    session = start(three, tmp_path)
+    update = session.rebuild({edit(three / "book/02.md", "## 절 하나", "## 새 절 제목")})
+    assert update.ok, update.error
+    assert "index.html" in update.pages and "02.html" in update.pages
+    update = session.rebuild({edit(three / "book/01.md", "# 처음", "# 새로운 처음")})
+    assert {"index.html", "01.html", "02.html", "03.html"} <= set(update.pages)
+    assert "새로운 처음" in (session.out / "03.html").read_text(encoding="utf-8")  # sidebar
+    assert_same_as_full_build(session, tmp_path)
+
+
+def test_a_new_figure_renumbers_later_chapters_and_their_references(
+    three: Path, tmp_path: Path
+) -> None:
+    session = start(three, tmp_path)
+    assert "그림\u00a02" in (session.out / "03.html").read_text(encoding="utf-8")
+    new = "![새 그림](images/a.png){#fig:new}\n\n첫 장의 본문"
+    update = session.rebuild({edit(three / "book/01.md", "첫 장의 본문", new)})
+    assert update.ok, update.error
+    assert {"01.html", "02.html", "03.html"} <= set(update.pages)
+    assert "그림\u00a03" in (session.out / "03.html").read_text(encoding="utf-8")
+    assert_same_as_full_build(session, tmp_path)
+
+
+def test_metadata_change_rebuilds_everything(three: Path, tmp_path: Path) -> None:
+    session = start(three, tmp_path)
+    update = session.rebuild({edit(three / "metadata.yaml", "작은 책", "큰 책")})
+    assert update.ok, update.error
+    assert update.mode == "full"
+    assert {"index.html", "01.html", "02.html", "03.html"} <= set(update.pages)
+    assert_same_as_full_build(session, tmp_path)
+
+
+def test_a_replaced_image_is_copied(three: Path, tmp_path: Path) -> None:
+    session = start(three, tmp_path)
+    image = three / "images/a.png"
+    image.write_bytes(PIXEL.read_bytes() + b"\0")  # other bytes, same name
+    update = session.rebuild({image})
+    assert update.ok, update.error
+    assert update.pages == ["images/a.png"]
+    assert_same_as_full_build(session, tmp_path)
+
+
+def test_chapter_files_added_and_removed(three: Path, tmp_path: Path) -> None:
+    session = start(three, tmp_path)
+    added = three / "book/04.md"
+    added.write_text("# 넷째\n\n새 장입니다. @fig:a를 보세요.\n", encoding="utf-8")
+    update = session.rebuild({added})
+    assert update.ok, update.error
+    assert {"04.html", "03.html", "index.html"} <= set(update.pages)
+    assert_same_as_full_build(session, tmp_path)
+    added.unlink()
+    update = session.rebuild({added})
+    assert update.ok, update.error
+    assert "04.html" in update.pages and not (session.out / "04.html").exists()
+    assert_same_as_full_build(session, tmp_path)
+
+
+SPLIT = (
+    "# 한 파일 책\n\n머리말입니다.\n\n"
+    "## 첫 장\n\n첫 장 본문입니다.\n\n![그림](images/a.png){#fig:one}\n\n"
+    "## 둘째 장\n\n둘째 장 본문입니다. @fig:one을 보세요.\n\n"
+    "[없는 링크](https://example.invalid/x.html)\n"
+)
+
+
+def test_a_split_single_file_book(make_book: BookMaker, tmp_path: Path) -> None:
+    root = make_book({"book.md": SPLIT}, images=["images/a.png"])
+    session = start(root, tmp_path)
+    pages = {p.name for p in session.out.glob("*.html")}
+    assert {"ch01.html", "ch02.html"} <= pages
+    source = root / "book.md"
+    update = session.rebuild({edit(source, "둘째 장 본문", "고친 둘째 장 본문")})
+    assert update.ok, update.error
+    assert update.pages == ["ch02.html"] and update.chapters == ["ch02"]
+    assert_same_as_full_build(session, tmp_path)
+    # Lines added to the first chapter move the second one down its file.
+    update = session.rebuild(
+        {edit(source, "첫 장 본문입니다.", "첫 장 본문입니다.\n\n새 문단.\n\n또.")}
+    )
+    assert update.ok, update.error
+    assert update.pages == ["ch01.html"]
+    assert_same_as_full_build(session, tmp_path)
+
+
+def test_a_broken_edit_keeps_the_last_good_pages(three: Path, tmp_path: Path) -> None:
+    session = start(three, tmp_path)
+    page = session.out / "03.html"
+    before = page.read_bytes()
+    chapter = edit(three / "book/03.md", "@fig:b를", "@fig:nothing을")
+    update = session.rebuild({chapter})
+    assert not update.ok and update.pages == []
+    assert update.error is not None
+    assert update.error.code == "REF001"
+    assert update.error.location.file == chapter and update.error.location.line == 3
+    assert page.read_bytes() == before
+    # The next good save is incremental again.
+    update = session.rebuild({edit(chapter, "@fig:nothing을", "@fig:a를")})
+    assert update.ok, update.error
+    assert update.mode == "incremental" and update.pages == ["03.html"]
+    assert_same_as_full_build(session, tmp_path)
+
+
+def test_broken_metadata_and_missing_images_are_errors(three: Path, tmp_path: Path) -> None:
+    session = start(three, tmp_path)
+    metadata = three / "metadata.yaml"
+    good = metadata.read_text(encoding="utf-8")
+    metadata.write_text(good + "subtitle: [unclosed\n", encoding="utf-8")
+    update = session.rebuild({metadata})
+    assert update.error is not None and update.error.location.file == metadata
+    assert update.error.location.line > 0
+    metadata.write_text(good, encoding="utf-8")
+    assert session.rebuild({metadata}).ok
+    chapter = edit(three / "book/02.md", "images/a.png", "images/missing.png")
+    update = session.rebuild({chapter})
+    assert update.error is not None and update.error.code.startswith("IMG")
+    assert update.error.location.file == chapter
+
+
+def test_findings_are_given_per_page(three: Path, tmp_path: Path) -> None:
+    session = start(three, tmp_path)
+    english = "\n\nThis whole paragraph was left in English and nobody translated it yet.\n"
+    chapter = three / "book/02.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8") + english, encoding="utf-8")
+    update = session.rebuild({chapter})
+    assert update.ok, update.error
+    codes = {d.code for d in update.findings["02.html"]}
+    assert "KO011" in codes
+    assert all(d.location.file == chapter for d in update.findings["02.html"])
+    assert "KO011" not in {d.code for d in update.findings["01.html"]}
+
+
+def test_is_source(three: Path, tmp_path: Path) -> None:
+    session = start(three, tmp_path)
+    assert session.is_source(three / "book/01.md")
+    assert session.is_source(three / "metadata.yaml")
+    assert not session.is_source(session.out / "01.html")
+    assert not session.is_source(three / ".kobook-cache/x")
+    assert not session.is_source(three / "book/.01.md.swp")
+    assert not session.is_source(three / "book/01.md~")
+    assert not session.is_source(tmp_path / "elsewhere.md")
+
+
+@pytest.mark.slow
+def test_the_chapter_pdf_follows_the_edited_chapter(three: Path, tmp_path: Path) -> None:
+    session = start(three, tmp_path, pdf=True)
+    session.rebuild({edit(three / "book/02.md", "둘째 장의 본문", "고친 본문")})
+    update = session.rebuild_pdf()
+    assert update.ok, update.error
+    assert update.pdf == "02.pdf"
+    pdf = session.out / "02.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF")
+    assert not list(session.out.glob(".*.tmp"))
+    # Nothing changed: not typeset again.
+    assert session.rebuild_pdf().pdf is None
+    # Numbered as in the whole book: chapter 2's figure is 그림 2 (book-wide numbering).
+    from tests.checks import pdf_pages
+
+    assert any("그림 2" in page for page in pdf_pages(pdf))
