@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from pathlib import Path
 
 import pytest
@@ -174,3 +176,13 @@ def test_readme_shows_the_workflow_init_writes() -> None:
     shown = section.split("```yaml\n", 1)[1].split("```", 1)[0]
     example = "kobook @ git+https://github.com/OWNER/kobook@COMMIT"
     assert shown == skeleton("책", "ko", example)[".github/workflows/book.yml"].decode()
+
+
+def test_new_files_get_the_usual_mode_not_the_temporary_files_0600(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        written = init_book(tmp_path / "book", requirement=REQUIREMENT)
+    finally:
+        os.umask(old)
+    modes = {p.relative_to(tmp_path).as_posix(): stat.S_IMODE(p.stat().st_mode) for p in written}
+    assert set(modes.values()) == {0o644}, modes

@@ -14,6 +14,7 @@ callout, math, a footnote, a citation, a table), ``references.bib``,
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from importlib import metadata, resources
@@ -209,6 +210,15 @@ def init_book(
     # replaced by the file, and what it pointed at is left alone.
     for name in files:
         inside((root / name).parent, root, what="folder of the new book", folder=str(target))
+    mode = 0o666 & ~current_umask()  # as `touch` would: atomic_write's temporary file is 0600
     for name, data in files.items():
         atomic_write(root / name, data)
+        (root / name).chmod(mode)
     return [target / name for name in files]
+
+
+def current_umask() -> int:
+    """The process's umask (reading it means setting it: set it straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
