@@ -41,6 +41,13 @@ def get_text(port: int, target: str) -> str:
     return body.decode("utf-8")
 
 
+def served_text(port: int, target: str) -> str:
+    """The page's text, or "" while it is not served (a save caught half-written: an empty
+    chapter file has no page until the rest of the save arrives)."""
+    status, _, body = request(port, target)
+    return body.decode("utf-8") if status == 200 else ""
+
+
 class EventStream:
     """The server-sent events of ``/__kobook/events``, read by a thread into a queue."""
 

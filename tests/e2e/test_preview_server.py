@@ -23,7 +23,7 @@ from kobook.errors import KobookError
 from kobook.preview import PreviewServer, Session, Update, Watcher, run, start
 from kobook.preview.server import SCRIPT_TAG
 from tests.conftest import BookMaker
-from tests.preview_client import EventStream, get_text, request, wait_until
+from tests.preview_client import EventStream, get_text, request, served_text, wait_until
 
 CHAPTER_ONE = "# 하나\n\n첫 문단은 원래 문장이다.\n\n둘째 문단.\n"
 CHAPTER_TWO = "# 둘\n\n다른 장의 문단.\n"
@@ -266,14 +266,14 @@ def test_200_rapid_saves_leak_nothing(book: Path, tmp_path: Path) -> None:
                 request(running.port, "/01-one.html")
                 EventStream(running.port).close()
             time.sleep(0.002)
-        wait_until(lambda: "저장 번호 199번" in running.page("01-one.html"), timeout=60)
+        wait_until(lambda: "저장 번호 199번" in served_text(running.port, "/01-one.html"), 60)
         stream.next("reload", lambda data: "01-one.html" in data["pages"])
         assert 1 <= running.watcher.batches < 200  # saves were batched
         stream.close()
         wait_until(lambda: running.server.clients == 0, timeout=10)
         # Still serving, still watching:
         chapter.write_text("# 하나\n\n마지막 문단.\n", encoding="utf-8")
-        wait_until(lambda: "마지막 문단" in running.page("01-one.html"), timeout=20)
+        wait_until(lambda: "마지막 문단" in served_text(running.port, "/01-one.html"), 20)
     finally:
         running.watcher.stop()
         running.server.close()

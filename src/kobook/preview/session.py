@@ -144,6 +144,9 @@ class Session:
         self._written: dict[str, str] = {}  # site path → digest of the bytes in the folder
         self._copied: dict[str, tuple[Path, int, int]] = {}  # site path → source, size, mtime
         self._pdf_key = ""
+        # The templates' Jinja environment (its compiled templates), made again on a full
+        # rebuild: a change in templates/ is one.
+        self._env: Any = None
 
     # ------------------------------------------------------------------ the interface
 
@@ -217,6 +220,7 @@ class Session:
         if full:
             self._normalized.clear()
             self._bodies.clear()
+            self._env = None
         book = load_book(self.root)
         report = convert_book(book)
         self._check_sources(book.chapters)
@@ -228,6 +232,7 @@ class Session:
             self._copies.clear()
             self._normalized.clear()
             self._bodies.clear()
+            self._env = None
         update.mode = "full" if full else "incremental"
         texts = {c.id: c.text for c in book.chapters}
         previous = self.good.texts if self.good else {}
@@ -382,6 +387,7 @@ class Session:
             site_assets,
             site_copies,
         )
+        from ..write.templates import environment
 
         ids: dict[str, tuple[list[str], set[str]]] = {}
         pages: dict[str, str] = {}
@@ -398,7 +404,9 @@ class Session:
             for ident in found[0]:
                 pages.setdefault(ident, page_name(doc))
         self._ids = ids
-        plan = plan_site(book, docs)
+        if self._env is None:
+            self._env = environment(book.root)
+        plan = plan_site(book, docs, self._env)
         wanted: list[tuple[Doc, str]] = []
         for doc, key in zip(docs, keys, strict=True):
             targets = sorted((link, pages.get(link)) for link in ids[key][1])

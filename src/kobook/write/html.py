@@ -239,10 +239,15 @@ class SitePlan:
     common: dict[str, Any]  # what every template gets
 
 
-def plan_site(book: Book, every: list[Doc]) -> SitePlan:
-    """The site's TOC and navigation for the chapters ``every`` (the whole book)."""
+def plan_site(book: Book, every: list[Doc], env: Any = None) -> SitePlan:
+    """The site's TOC and navigation for the chapters ``every`` (the whole book).
+
+    ``env``: the templates' environment, when the caller keeps one (``kobook
+    preview`` makes it once per set-up: compiling the templates again on each
+    save was a tenth of a rebuild); else a new one.
+    """
     config = book.config
-    env = environment(book.root)
+    env = env if env is not None else environment(book.root)
     depth = config.toc_depth
     parts = part_titles(every, config.words)
     toc: list[dict[str, Any]] = [

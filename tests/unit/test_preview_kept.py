@@ -1,0 +1,46 @@
+"""What the preview keeps between rebuilds for speed, and when it lets go of it.
+
+The templates' environment lives as long as the book's set-up (a change in
+``templates/`` is a full rebuild and a new one).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import BookMaker
+
+from kobook.preview import Session
+from kobook.write.templates import BUILTIN
+
+BOOK = {"book/01.md": "# 처음\n\n첫 장의 본문입니다.\n", "book/02.md": "# 둘째\n\n둘째 장.\n"}
+
+
+def test_templates_environment_is_kept_until_the_templates_change(
+    make_book: BookMaker, tmp_path: Path
+) -> None:
+    root = make_book(BOOK)
+    session = Session(root, cache_dir=tmp_path / "cache")
+    assert session.build().ok
+    env = session._env
+    chapter = root / "book" / "01.md"
+    chapter.write_text("# 처음\n\n고친 본문입니다.\n", encoding="utf-8")
+    update = session.rebuild({chapter})
+    assert update.ok and update.mode == "incremental"
+    assert session._env is env  # not made (and its templates compiled) again
+    # A template of the book's own: the pages use it at once, and each later edit of it.
+    override = root / "templates" / "html" / "chapter.html.j2"
+    override.parent.mkdir(parents=True)
+    builtin = (BUILTIN / "html" / "chapter.html.j2").read_text(encoding="utf-8")
+    override.write_text(
+        builtin.replace("{{ body | safe }}", "{{ body | safe }}<!--MARK-ONE-->"), encoding="utf-8"
+    )
+    update = session.rebuild({override})
+    assert update.ok and update.mode == "full"
+    assert "MARK-ONE" in (session.out / "01.html").read_text(encoding="utf-8")
+    override.write_text(
+        builtin.replace("{{ body | safe }}", "{{ body | safe }}<!--MARK-TWO-->"), encoding="utf-8"
+    )
+    assert session.rebuild({override}).ok
+    page = (session.out / "01.html").read_text(encoding="utf-8")
+    assert "MARK-TWO" in page and "MARK-ONE" not in page
