@@ -19,7 +19,8 @@ from tests.conftest import BookMaker
 
 NFD = unicodedata.normalize("NFD", "스크린샷")
 ROW = re.compile(
-    r"^(?P<path>[^:\s]+\.md):(?P<line>\d+):(?P<col>\d+): (?P<rule>[A-Z]+\d{3}) (?P<msg>.+)$"
+    r"^(?P<path>[^:\s]+\.md):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning|info) "
+    r"(?P<rule>[A-Z]+\d{3}) (?P<msg>.+)$"
 )
 DIRTY = "# 장\n\n학습에서 GPU을 쓴다. model를 본다.\n"
 CLEAN = "# 둘\n\n깨끗한 문장이다.\n"

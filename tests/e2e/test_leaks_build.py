@@ -97,6 +97,6 @@ def test_check_reports_leak001_with_file_and_line(liquid: Path) -> None:
     result = kobook_cli("check", "--project", str(liquid), "--select", "LEAK001", cwd=liquid)
     assert result.returncode == 1, result.stderr
     rows = result.stdout.splitlines()
-    assert rows[0].startswith("book/01-liquid.md:5:1: LEAK001 Liquid tag {% include … %}")
-    assert rows[1].startswith("book/01-liquid.md:7:3: LEAK001 distill element <d-footnote>")
+    assert rows[0].startswith("book/01-liquid.md:5:1: warning LEAK001 Liquid tag {% include … %}")
+    assert rows[1].startswith("book/01-liquid.md:7:3: warning LEAK001 distill element <d-footnote>")
     assert "LEAK001 ×2" in result.stderr

@@ -201,7 +201,7 @@ def test_separators_reach_no_pdf_engine(make_book: BookMaker, normalize: bool, e
 def test_check_reports_and_fixes_separators(make_book: BookMaker) -> None:
     root = make_book({"book/01.md": SEPARATED}, metadata={"title": "책"})
     result = kobook("check", "--project", str(root))
-    assert "01.md:3:5: KO014" in result.stdout + result.stderr
+    assert "01.md:3:5: warning KO014" in result.stdout + result.stderr
     kobook("check", "--fix", "--project", str(root))
     fixed = (root / "book" / "01.md").read_text(encoding="utf-8")
     assert fixed == "# 제목\n\n첫 문장 둘째 문장 셋째 문장.\n"

@@ -20,12 +20,13 @@ from ..load.config import key_line
 from ..load.frontmatter import split_front_matter
 from ..load.schema import CHECK_KEYS, as_choice
 from ..load.textfile import read_text_file
+from ..source import parse_source
 from .dialects import kept_leaks, leaks_left
-from .glossary import load_glossary
+from .glossary import load_glossary, terms_from, terms_used
 from .model import SEVERITIES, Finding, Rule, Settings
 from .proof import CHK005, proven_fix
 from .rules import BY_ID, RULES
-from .runner import FileReport, check_text, fix_text, save_fixed
+from .runner import FileReport, alone_on_file_names, check_text, fix_text, save_fixed
 
 
 def settings_from(config: Config, root: Path) -> Settings:
@@ -147,11 +148,12 @@ def check_files(
     reports = []
     # A distill/mdBook book: LEAK001 only for what its dialect leaves (check/dialects.py).
     left = leaks_left(root, config) if settings.enabled("LEAK001") else None
+    earlier = EarlierChapters(root, config, settings)
     for path in source_files(root, paths, config):
         source = read_text_file(path)
         text = source.text
         report = FileReport(path=path, doc_text=text)
-        file_settings = settings
+        file_settings = dataclasses.replace(settings, glossary_seen=earlier.terms_before(path))
         own_lang = split_front_matter(text, path).meta.get("lang")
         if own_lang:
             file_settings = dataclasses.replace(settings, language=language_of(str(own_lang)))
@@ -169,11 +171,47 @@ def check_files(
                 ]
         else:
             report.findings = check_text(text, path, file_settings)
-        report.findings = kept_leaks(
-            report.findings, path, report.fixed_text or report.doc_text, left
+        report.findings = alone_on_file_names(
+            kept_leaks(report.findings, path, report.fixed_text or report.doc_text, left)
         )
+        earlier.read(path, report.fixed_text or report.doc_text)
         reports.append(report)
     return reports
+
+
+class EarlierChapters:
+    """Which glossary terms the chapters before a file use (KO012: first use per book).
+
+    The book's chapter order comes from load/ (``chapter_files``); a file that is
+    not a chapter has no earlier chapters.  Chapters already checked in this run
+    are read as fixed; the others are read from disk once, when first needed.
+    """
+
+    def __init__(self, root: Path, config: Config, settings: Settings) -> None:
+        self.settings = settings
+        self.used: dict[Path, set[str]] = {}
+        self.order: list[Path] = []
+        active = settings.glossary_first_use and settings.enabled("KO012")
+        if active and terms_from(settings):
+            try:
+                self.order = [p.resolve() for p in chapter_files(root, config)]
+            except KobookError:
+                self.order = []  # no book here: each file is its own first use
+
+    def read(self, path: Path, text: str) -> None:
+        if path.resolve() in self.order:
+            self.used[path.resolve()] = terms_used(parse_source(text, path), self.settings)
+
+    def terms_before(self, path: Path) -> frozenset[str]:
+        path = path.resolve()
+        if path not in self.order:
+            return frozenset()
+        seen: set[str] = set()
+        for chapter in self.order[: self.order.index(path)]:
+            if chapter not in self.used:
+                self.read(chapter, read_text_file(chapter).text)
+            seen |= self.used[chapter]
+        return frozenset(seen)
 
 
 __all__ = [

@@ -10,7 +10,8 @@ forbidden variants::
 
 Reported: a forbidden variant (fixed when it belongs to one term only), the
 source term left in English outside a parenthesis, and — when
-``glossary-first-use`` is on — a chapter's first use of the Korean term without
+``glossary-first-use`` is on — the book's first use of the Korean term (in the
+chapter order; earlier chapters count when one file is checked) without
 the original in parentheses (``데이터 병렬화(data parallelism)``).
 """
 
@@ -82,7 +83,7 @@ def ko012_glossary(doc: SourceDoc, settings: Settings) -> Iterator[Finding]:
     for term in terms:
         for variant in term.variants:
             owners[variant].append(term)
-    first_use_seen: set[str] = set()
+    first_use_seen: set[str] = set(settings.glossary_seen)
     for offset, text in doc.prose():
         for term in terms:
             for variant in term.variants:
@@ -117,11 +118,26 @@ def ko012_glossary(doc: SourceDoc, settings: Settings) -> Iterator[Finding]:
                             "KO012",
                             offset + found,
                             offset + found + len(term.korean),
-                            f"glossary: first use of '{term.korean}' in this file: "
+                            f"glossary: first use of '{term.korean}' in the book: "
                             f"add the original, '{term.korean}({term.source})'",
                             None,
                             "info",
                         )
+
+
+def terms_used(doc: SourceDoc, settings: Settings) -> set[str]:
+    """The glossary's Korean terms that ``doc``'s body text uses (KO012's first uses).
+
+    Why: a term glossed in chapter 1 is not glossed again in chapter 2, so the
+    chapters before a file tell KO012 which first uses are already behind.
+    """
+    terms = terms_from(settings)
+    used: set[str] = set()
+    for offset, text in doc.prose():
+        for term in terms:
+            if term.korean not in used and first_use(doc.text, offset, text, term, terms) >= 0:
+                used.add(term.korean)
+    return used
 
 
 def first_use(source: str, offset: int, text: str, term: Term, terms: list[Term]) -> int:

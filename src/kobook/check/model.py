@@ -37,6 +37,9 @@ class Settings:
     fix_emphasis: bool = False
     untranslated_min_words: int = 6
     glossary: dict[str, Any] = field(default_factory=dict)
+    # Glossary terms (Korean) already used in earlier chapters: KO012's "first use"
+    # is the book's first use, not each file's (set per file by ``check_files``).
+    glossary_seen: frozenset[str] = frozenset()
     particle_words: dict[str, str] = field(default_factory=dict)
     project: Path | None = None
     number_by_chapter: bool = True

@@ -12,7 +12,7 @@ from ..source import parse_source
 from . import check_files
 from .github import annotation, github_path
 from .glossary import extract_pairs, glossary_yaml
-from .model import SEVERITIES
+from .model import SEVERITIES, Finding
 from .rules import BY_ID
 from .runner import FileReport, read_source
 from .untranslated import progress
@@ -23,6 +23,17 @@ def relative(path: Path, root: Path) -> str:
         return str(path.relative_to(root))
     except ValueError:
         return str(path)
+
+
+def text_row(path: str, line: int, col: int, finding: Finding) -> str:
+    """``book/01.md:3:9: warning KO009 message``: where, how bad, which rule, what.
+
+    The severity sits where compilers put it, so editors that read
+    ``file:line:col: severity`` lines (and people) tell errors from notes; it is
+    the same word as ``--format json``'s ``severity`` (GitHub's ``notice`` is
+    this ``info``).
+    """
+    return f"{path}:{line}:{col}: {finding.severity} {finding.rule} {finding.message}"
 
 
 def failing(reports: list[FileReport], fail_on: str) -> bool:
@@ -104,10 +115,7 @@ def run_check(
                     )
                 )
                 continue
-            click.echo(
-                f"{relative(path, root)}:{d.location.line}:{d.location.col}: "
-                f"{f.rule} {f.message}{fixable}"
-            )
+            click.echo(text_row(relative(path, root), d.location.line, d.location.col, f) + fixable)
         if fix and not diff:
             click.echo(f"fixed {len(changed)} file(s)", err=True)
         if diff and changed:

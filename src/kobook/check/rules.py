@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .emphasis import ko010_emphasis
+from .emphasis import ko010_emphasis, ko015_heading_emphasis
 from .figures import fig001_references, fig002_file_name_alt, img001_missing
 from .glossary import ko012_glossary
 from .leaks import leak001_foreign_syntax
 from .model import Finding, Rule
-from .particles import ko009_particles
+from .particles import ko009_particles, ko013_spaced_particles
 from .separators import ko014_separators
 from .typography import (
     ko001_nfc,
@@ -103,11 +103,27 @@ RULES: list[Rule] = [
         korean=True,
     ),
     Rule(
+        "KO013",
+        "space before a particle after a Latin word, digits or a closing bracket (FLOPS 를)",
+        "warning",
+        "fix",
+        ko013_spaced_particles,
+        korean=True,
+    ),
+    Rule(
         "KO014",
         "line or paragraph separator (U+2028, U+2029) in prose",
         "warning",
         "fix (a space)",
         ko014_separators,
+    ),
+    Rule(
+        "KO015",
+        "heading emphasis pandoc cannot pair (literal **) or that crosses a bracket",
+        "warning",
+        "report",
+        ko015_heading_emphasis,
+        in_build=False,
     ),
     Rule(
         "FIG001",

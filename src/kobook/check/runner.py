@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tempfile
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,6 +57,27 @@ def check_text(
             )
     found.sort(key=lambda f: (f.start, f.rule))
     return found
+
+
+def alone_on_file_names(findings: list[Finding]) -> list[Finding]:
+    """``findings`` without typography (KO…) findings inside a FIG002 alt text.
+
+    An alt text that is a file name (``스크린샷 2025-01-01 오후 3.12.png``) is
+    dropped by the build; the one thing to do is to replace it, so FIG002 says
+    so alone instead of KO001 twice more for the same decomposed words.  Only
+    the report drops them: ``--fix`` still composes the NFD name (harmless, and
+    the file reads the same in every editor).
+    """
+    names = [(f.start, f.end) for f in findings if f.rule == "FIG002"]
+    if not names:
+        return findings
+    return [
+        f
+        for f in findings
+        if not (
+            f.rule.startswith("KO") and any(f.start < end and start < f.end for start, end in names)
+        )
+    ]
 
 
 def apply_fixes(text: str, findings: list[Finding]) -> str:
@@ -114,14 +137,47 @@ class FileReport:
     def diff(self) -> str:
         if self.fixed_text is None or self.fixed_text == self.doc_text:
             return ""
+        lines = difflib.unified_diff(
+            self.doc_text.splitlines(keepends=True),
+            self.fixed_text.splitlines(keepends=True),
+            fromfile=str(self.path),
+            tofile=str(self.path),
+        )
         return "".join(
-            difflib.unified_diff(
-                self.doc_text.splitlines(keepends=True),
-                self.fixed_text.splitlines(keepends=True),
-                fromfile=str(self.path),
-                tofile=str(self.path),
+            line if line.startswith(("---", "+++")) or line[:1] not in "-+" else shown(line)
+            for line in lines
+        )
+
+
+# Characters a terminal draws as nothing or as a plain space.
+UNSEEN_CATEGORIES = {"Cf", "Zs", "Zl", "Zp", "Cc"}
+# Conjoining jamo: what decomposed (NFD) Hangul is made of.
+JAMO = re.compile(r"[\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]+")
+
+
+def shown(line: str) -> str:
+    """A diff line with invisible differences made visible.
+
+    ``--diff`` of a KO001 or KO003 fix would otherwise print two lines that
+    look the same: decomposed (NFD) words get ``⟨NFD⟩`` before them, and each
+    invisible or odd space character becomes ``⟨U+00A0⟩`` (its code point)
+    instead of being printed.
+    """
+    body, end = (line[1:-1], "\n") if line.endswith("\n") else (line[1:], "")
+    out = [line[:1]]
+    for word in re.split(r"(\s+)", body):
+        if word and not unicodedata.is_normalized("NFC", word):
+            marked = JAMO.sub(lambda m: f"⟨NFD⟩{m.group(0)}", word)
+            word = marked if marked != word else f"⟨NFD⟩{word}"  # é as e + U+0301
+        out.append(
+            "".join(
+                f"⟨U+{ord(c):04X}⟩"
+                if c not in " \t" and unicodedata.category(c) in UNSEEN_CATEGORIES
+                else c
+                for c in word
             )
         )
+    return "".join(out) + end
 
 
 def read_source(path: Path) -> str:

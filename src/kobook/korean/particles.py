@@ -250,3 +250,73 @@ def agree(word: str, particle: Particle, extra: dict[str, str] | None = None) ->
     if sound == LIQUID and particle.consonant_form in RO_FORMS:
         return particle.vowel_form
     return particle.consonant_form
+
+
+# Particles with no consonant/vowel twin (``GPU에서``, ``FP8까지``).
+STANDALONE = (
+    "에서",
+    "에게",
+    "한테",
+    "까지",
+    "부터",
+    "보다",
+    "처럼",
+    "만큼",
+    "마다",
+    "조차",
+    "마저",
+    "밖에",
+    "이라도",
+    "라도",
+    "의",
+    "에",
+    "께",
+    "도",
+    "만",
+    "뿐",
+)
+# Particles another one may follow (``에서``+``는``, ``만``+``으로``, ``과``+``의``) and
+# what may follow them: a short closed list, so that ``로고`` (logo) or ``가는``
+# (going) are not read as ``로``+``고`` or ``가``+``는``.
+STACKING = {
+    "에",
+    "에서",
+    "에게",
+    "한테",
+    "께",
+    "으로",
+    "로",
+    "과",
+    "와",
+    "까지",
+    "부터",
+    "보다",
+    "처럼",
+    "만큼",
+    "마다",
+    "만",
+    "뿐",
+    "밖에",
+}
+FOLLOWING = {"는", "은", "도", "의", "만", "으로", "로", "에", "까지", "이나", "나"}
+PARTICLE_FORMS = sorted(
+    {form for pair in PAIRS for form in pair} | set(STANDALONE), key=len, reverse=True
+)
+
+
+def particle_run(word: str) -> list[str] | None:
+    """``word`` (a run of Hangul) read as particles only, or None.
+
+    ``에서는`` → ``["에서", "는"]``, ``를`` → ``["를"]``; ``가격`` or ``로고`` → None:
+    a word that merely starts like a particle is not one.  Why: a space before a
+    particle (``FLOPS 를``) is a spacing error only when what follows the space
+    is a particle and nothing else.
+    """
+    for form in PARTICLE_FORMS:
+        if word == form:
+            return [form]
+    for first in sorted(STACKING, key=len, reverse=True):
+        rest = word[len(first) :]
+        if word.startswith(first) and rest in FOLLOWING:
+            return [first, rest]
+    return None

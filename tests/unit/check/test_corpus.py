@@ -15,7 +15,7 @@ import pytest
 import yaml
 from markdown_it import MarkdownIt
 
-from kobook.check import check_files
+from kobook.check import Settings, check_files, check_text
 from kobook.check.runner import FileReport
 from kobook.source import parse_source
 from tests.conftest import PLAYBOOK, need_corpus
@@ -55,10 +55,46 @@ def flagged(report: FileReport, rule: str) -> list[str]:
 
 
 def test_decomposed_hangul_is_found(report: FileReport) -> None:
-    words = [unicodedata.normalize("NFC", w) for w in flagged(report, "KO001")]
+    # Every NFD word of the playbook is in a screenshot's file-name alt text: --fix
+    # composes them (check_text finds them), the report leaves them to FIG002.
+    found = check_text(report.doc_text, report.path, Settings())
+    words = [report.doc_text[f.start : f.end] for f in found if f.rule == "KO001"]
     assert len(words) >= 20
-    assert "오후" in words
-    assert all(not unicodedata.is_normalized("NFC", w) for w in flagged(report, "KO001"))
+    assert "오후" in [unicodedata.normalize("NFC", w) for w in words]
+    assert all(not unicodedata.is_normalized("NFC", w) for w in words)
+    assert flagged(report, "KO001") == []
+
+
+def test_file_name_alt_text_is_reported_once(report: FileReport) -> None:
+    """143 of 172 findings were about alt texts: FIG002 plus KO001 twice per screenshot."""
+    names = [(f.start, f.end) for f in report.findings if f.rule == "FIG002"]
+    assert len(names) >= 80
+    others = [
+        f
+        for f in report.findings
+        if f.rule != "FIG002" and any(f.start < end and start < f.end for start, end in names)
+    ]
+    assert others == []
+
+
+def test_spaces_before_particles_are_found(report: FileReport) -> None:
+    """The editor's examples: 재계산(recomputation) 을, FLOPS 를 (42+ of them)."""
+    text = report.doc_text
+    spaced = [
+        text[text.rfind(" ", 0, f.start) + 1 : f.end + 1]
+        for f in report.findings
+        if f.rule == "KO013"
+    ]
+    assert "재계산(recomputation) 을" in spaced
+    assert "FLOPS 를" in spaced
+    assert len(spaced) >= 42
+
+
+def test_heading_emphasis_across_a_parenthesis_is_found(report: FileReport) -> None:
+    [finding] = [f for f in report.findings if f.rule == "KO015"]
+    assert report.doc_text[finding.start : finding.end] == "**gradient accumulation)**"
+    line = report.doc_text.count("\n", 0, finding.start) + 1
+    assert line == 236
 
 
 def test_bold_commonmark_shows_literally_is_found(report: FileReport) -> None:

@@ -40,7 +40,9 @@ PROPERTY = settings(
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-PROSE = BAD + CLEAN + ["한국어 문장에서", "기호를 씁니다.", "좋습니다", "참고"]
+# "를 본다" after code, math, a link or a Latin word is KO013's space before a particle.
+PROSE = [*BAD, *CLEAN, "한국어 문장에서", "기호를 씁니다.", "좋습니다", "참고"]
+PROSE += ["를 본다", "와 함께"]
 CODE = ["ls ...", '"x"', "a  b", "GPU을", "x ,y", "！[a](b)", "…", "$HOME"]
 MATH = ["x", "a...b", "x_{\u00a0}", r"\text{GPU을}", "x , y"]
 URLS = ["https://example.com/a...b", "https://example.com/GPU을", "images/a.png"]
@@ -89,7 +91,8 @@ def documents(draw: st.DrawFn) -> Doc:
             mark = pick(FULL)
             return pick([f"좋습니다{mark}[문서]({pick(URLS)})", f"[문서]{mark}{pick(prose)}"])
         if kind == "bold":
-            return f"**{pick(ODD)}{pick(PLAIN)}{pick([*ODD, ''])}**{pick(['', '이', ' 다음'])}"
+            after = pick(["", "이", " 다음", " 를"])
+            return f"**{pick(ODD)}{pick(PLAIN)}{pick([*ODD, ''])}**{after}"
         if kind == "auto":
             return f"<{pick(URLS[:2])}>"
         if kind == "cite":

@@ -290,7 +290,7 @@ def test_a_read_only_file_is_skipped_with_a_message(
     assert code == 1
     assert read(root) == text
     assert stat.S_IMODE((root / "book/01.md").stat().st_mode) == 0o444
-    assert "book/01.md:1:1: CHK005 not written: file is read-only" in out.out
+    assert "book/01.md:1:1: error CHK005 not written: file is read-only" in out.out
     assert "fixed 0 file(s)" in out.err
 
 
@@ -382,6 +382,6 @@ def test_cli_diff_exit_code_and_read_only_message(make_book: BookMaker) -> None:
     os.chmod(root / "book/01.md", 0o444)
     result = check_cli(root, "--fix")
     assert result.returncode == 1
-    assert "book/01.md:1:1: CHK005 not written: file is read-only" in result.stdout
+    assert "book/01.md:1:1: error CHK005 not written: file is read-only" in result.stdout
     assert "Traceback" not in result.stderr
     assert read(root) == "# 장\n\nGPU을 쓴다.\n"

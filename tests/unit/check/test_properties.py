@@ -45,6 +45,9 @@ BAD = [
     "Figure 3",
     "**커널(kernel)**이라고",
     '"quote"',
+    "FLOPS 를 센다",
+    "재계산(recomputation) 을 쓴다",
+    "A100 에서는 4 로 나눈다",
 ]
 CLEAN = [
     "학습 한 스텝에서",
@@ -55,6 +58,8 @@ CLEAN = [
     "don't panic",
     "**강조**를 한다",
     "데이터 병렬화(data parallelism)",
+    "GPU 가격이 비싸다",
+    "GPU 이 방법",
 ]
 FRAGMENTS = BAD + CLEAN
 # Inside math: no ``$``, and no space at either end (pandoc's rules).

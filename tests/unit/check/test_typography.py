@@ -27,7 +27,9 @@ def test_ko001_decomposed_hangul_is_reported_and_composed() -> None:
 def test_ko001_only_the_decomposed_word_is_replaced() -> None:
     text = f"이 파일은 {NFD_SCREENSHOT} 2025-06-27 오후 3.52.11.png 이다.\n"
     assert [t for t, _ in hits(text, "KO001")] == [NFD_SCREENSHOT]
-    assert fix(text) == "이 파일은 스크린샷 2025-06-27 오후 3.52.11.png 이다.\n"
+    # (KO013 would also glue 이다 to the file name: ".png이다".)
+    only_nfc = Settings(select={"KO001"})
+    assert fix(text, only_nfc) == "이 파일은 스크린샷 2025-06-27 오후 3.52.11.png 이다.\n"
 
 
 def test_ko001_decomposed_latin_accent_is_composed_too() -> None:
@@ -176,7 +178,7 @@ def test_ko005_space_before_punctuation_is_removed(text: str, expected: str) -> 
     ],
 )
 def test_ko005_leaves_ellipsis_and_normal_punctuation(text: str) -> None:
-    settings = Settings(ellipsis="off")
+    settings = Settings(ellipsis="off", ignore={"KO013"})  # KO013 glues "3:30 이다"
     assert found(text, "KO005", settings) == []
     assert fix(text, settings) == text
 
@@ -201,7 +203,9 @@ def test_ko006_middle_dot_is_clean() -> None:
 def test_ko007_straight_double_quotes_around_korean_become_curly() -> None:
     text = '이를 "한국어" 라고 부른다.\n'
     assert hits(text, "KO007") == [('"한국어"', "“한국어”")]
-    assert fix(text) == "이를 “한국어” 라고 부른다.\n"
+    # KO013 then glues the particle: “한국어”라고.
+    assert fix(text, Settings(select={"KO007"})) == "이를 “한국어” 라고 부른다.\n"
+    assert fix(text) == "이를 “한국어”라고 부른다.\n"
 
 
 def test_ko007_straight_single_quotes_around_korean_become_curly() -> None:
@@ -234,7 +238,7 @@ def test_ko007_english_quotes_and_apostrophes_are_untouched(text: str) -> None:
 def test_ko007_english_quote_before_korean_quote_on_one_line() -> None:
     # The English pair must stay straight; only the Korean pair becomes curly.
     text = '영어 "quote" 와 "한국어" 가 있다.\n'
-    assert fix(text) == '영어 "quote" 와 “한국어” 가 있다.\n'
+    assert fix(text, Settings(select={"KO007"})) == '영어 "quote" 와 “한국어” 가 있다.\n'
 
 
 def test_ko007_straight_setting_turns_curly_quotes_straight() -> None:
