@@ -32,6 +32,8 @@ has_font_lang ko || need fonts-noto-cjk fonts-nanum
 has_font_named "Noto Serif CJK KR" || need fonts-noto-cjk
 # ziamath draws Hangul inside math from a TrueType font (it cannot read .ttc).
 has_font_named "NanumMyeongjo" || need fonts-nanum
+# The default math font of both PDF engines (else STIX Two Math, bundled with ziamath).
+has_font_named "Latin Modern Math" || need fonts-lmodern
 has_font_named "emoji" || need fonts-noto-color-emoji
 ldconfig -p 2>/dev/null | grep -q 'libpango-1.0.so' || need libpango-1.0-0 libpangoft2-1.0-0
 ldconfig -p 2>/dev/null | grep -q 'libharfbuzz-subset' || need libharfbuzz-subset0

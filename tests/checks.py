@@ -6,10 +6,13 @@ and compare it with what the source says.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import subprocess
 import unicodedata
+from collections import Counter
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -61,6 +64,60 @@ def split_words(pdf_text: str, source: str) -> list[tuple[str, str]]:
             continue
         if last + first in words and (last not in words or first not in words):
             bad.append((last, first))
+    return bad
+
+
+# Markdown a reader never sees, removed before comparing the source with the PDF text.
+_MARKUP = [
+    (re.compile(r"!\[[^\]]*\]\([^)]*\)"), " "),  # images
+    (re.compile(r"\[\^[^\]]*\]"), ""),  # footnote references
+    (re.compile(r"\[([^\]]*)\]\([^)]*\)"), r"\1"),  # links: their text
+    (re.compile(r"\[([^\]]*)\]\{[^}]*\}"), r"\1"),  # spans with attributes
+    (re.compile(r"<[^>\n]+>"), ""),  # inline HTML tags
+    (re.compile(r"\*+|`+|~~"), ""),  # emphasis, code and strike-out markers
+]
+# A break after these is allowed inside a source word (all-/reduce, A/B, 1—2).
+_BREAK_AFTER = "-/\u2010\u2013\u2014"
+
+
+def _reader_text(source: str) -> list[str]:
+    """The source as the reader sees it, with math as its TeX and without (math may be an image)."""
+    text = unicodedata.normalize("NFKC", source)
+    for pattern, replacement in _MARKUP:
+        text = pattern.sub(replacement, text)
+    with_math = re.sub(r"\$+([^$]*)\$+", r"\1", text)
+    without_math = re.sub(r"\$+[^$]*\$+", "", text)
+    return [with_math, without_math]
+
+
+def glued_breaks(pdf_text: str, source: str) -> list[tuple[str, str]]:
+    """Line breaks that cut a source word where Latin, digits or brackets meet (``GPU / 가``).
+
+    :func:`split_words` only joins Hangul to Hangul.  Here the line pair
+    ``…GPU`` / ``가 …`` counts when ``GPU가`` is one word of the source and
+    ``GPU 가`` never occurs in it, and at least one side of the join is not
+    Hangul: a Latin word, number, inline code or math, or a bracket
+    (``(row) / 을``, ``모델 / (LLM)의``).  Breaks after a hyphen, dash or slash
+    are allowed.  Pages (form feeds) are checked one by one.  A line starting
+    with punctuation alone is skipped: where math is an image (WeasyPrint),
+    poppler puts the text after it (``, 역전파``) on lines of its own.
+    """
+    texts = _reader_text(source)
+    words = {word for text in texts for word in text.split()}
+    spaced = [" ".join(text.split()) for text in texts]
+    bad = []
+    for page in pdf_text.split("\f"):
+        lines = [unicodedata.normalize("NFKC", line) for line in page.split("\n")]
+        for a, b in itertools.pairwise([line for line in lines if line.strip()]):
+            last, first = a.split()[-1], b.split()[0]
+            if HANGUL.match(last[-1]) and HANGUL.match(first[0]):
+                continue  # split_words' case
+            if last[-1] in _BREAK_AFTER or not (HANGUL.search(last) or HANGUL.search(first)):
+                continue
+            if not re.search(r"\w", first):
+                continue  # a lone ",": poppler's reading order around math drawn as images
+            if last + first in words and not any(f"{last} {first}" in t for t in spaced):
+                bad.append((last, first))
     return bad
 
 
@@ -163,3 +220,439 @@ def attached_files(pdf: Path) -> list[bytes]:
             if annot.get("/Subtype") == "/FileAttachment":
                 found.append(annot["/FS"].get_object()["/EF"]["/F"].get_object().get_data())
     return found
+
+
+# Korean citation forms (kobook's korean-author-date.csl): "(Tazi 외, 2025)",
+# "(Kim & Lee, 2020)", "(Dao 외, 2022, p. 1)"; pandoc's ko locale instead prints
+# "(Tazi 기타 2025년)" and "Ruwase, 와/과 He".
+_CITATION = re.compile(r"\(([^()]*?(?<!\d)(?:1[5-9]|20)\d\d(?!\d)[^()]*)\)")
+_CITE_ONE = re.compile(
+    r"^(?P<names>[^,;&]+?(?: 외|(?:, [^,;&]+?)*,? & [^,;&]+?)?), "
+    r"(?P<year>(?:1[5-9]|20)\d\d[a-z]?|n\.d\.)(?:, [^;]+)?$"
+)
+
+
+def in_text_citations(text: str) -> list[str]:
+    """Parenthesized author-date citations in ``text``, one string per cite
+    (``Tazi 외, 2025``), lines joined so a cite broken across lines counts."""
+    flat = re.sub(r"\s+", " ", text)
+    found = []
+    for group in _CITATION.findall(flat):
+        for part in group.split("; "):
+            if _CITE_ONE.match(part.strip()):
+                found.append(part.strip())
+    return found
+
+
+def korean_citation_problems(text: str) -> list[str]:
+    """What a Korean editor would strike in citations and reference lists:
+    a literal ``와/과``, ``기타`` for et al., ``2025년`` in a cite's year,
+    ``외`` with no comma before the year."""
+    problems = [f"외 cut off from its name: {m.group(0)}" for m in re.finditer(r"(?m)^외,.*", text)]
+    flat = re.sub(r"\s+", " ", text)
+    problems += [
+        f"literal 와/과: …{m.group(0)}…" for m in re.finditer(r".{0,20}와/과.{0,20}", flat)
+    ]
+    for group in _CITATION.findall(flat):
+        if re.search(r"[A-Za-z가-힣.]\s기타\b", group):
+            problems.append(f"기타 for et al.: ({group})")
+        if re.search(r"[A-Za-z가-힣.]\s(?:외\s)?(?:1[5-9]|20)\d\d년", group):
+            problems.append(f"year with 년 in a cite: ({group})")
+        if re.search(r"\s외\s(?:1[5-9]|20)\d\d", group):
+            problems.append(f"no comma between 외 and the year: ({group})")
+    problems += [
+        f"기타 in a reference entry: …{m.group(0)}" for m in re.finditer(r".{0,30}, 기타\.", flat)
+    ]
+    return problems
+
+
+# --- Layout checks (issue 11): what a typesetter sees, from glyph positions ------------------
+# pdfium (pypdfium2, installed with pdfplumber) reads a 150-page book in seconds where
+# pdfplumber takes minutes; one read per PDF is shared by the checks below.
+
+
+@dataclass(frozen=True)
+class _Glyph:
+    text: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    size: float  # font size in points (text matrix applied)
+    font: str
+
+
+@dataclass
+class _Line:
+    glyphs: list[_Glyph]
+    top: float
+    bottom: float
+
+    @property
+    def text(self) -> str:
+        return " ".join(_words(self))
+
+    @property
+    def size(self) -> float:
+        """The line's font size: the most common size among its glyphs."""
+        return Counter(round(g.size, 1) for g in self.glyphs).most_common(1)[0][0]
+
+    @property
+    def x0(self) -> float:
+        return min(g.x0 for g in self.glyphs)
+
+    @property
+    def x1(self) -> float:
+        return max(g.x1 for g in self.glyphs)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """A drawn path or image: a box behind code, a table rule, a math glyph."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    white: bool
+
+
+@dataclass
+class _Page:
+    number: int  # 1-based
+    width: float
+    lines: list[_Line]
+    shapes: list[_Shape]
+
+
+def _group_lines(glyphs: list[_Glyph]) -> list[_Line]:
+    """Glyphs into lines by vertical overlap; big glyphs first, so superscripts and
+    fraction parts join the line they sit on instead of starting their own."""
+    lines: list[_Line] = []
+    for glyph in sorted(glyphs, key=lambda g: (-g.size, g.top)):
+        height = glyph.bottom - glyph.top
+        for line in lines:
+            overlap = min(glyph.bottom, line.bottom) - max(glyph.top, line.top)
+            if overlap >= 0.3 * min(height, line.bottom - line.top):
+                line.glyphs.append(glyph)
+                break
+        else:
+            lines.append(_Line([glyph], glyph.top, glyph.bottom))
+    return sorted(lines, key=lambda line: line.top)
+
+
+@functools.lru_cache(maxsize=8)
+def _layout_cached(pdf: str, _mtime: float) -> tuple[_Page, ...]:
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    pages = []
+    document = pdfium.PdfDocument(pdf)
+    matrix = raw.FS_MATRIX()
+    name = ctypes.create_string_buffer(256)
+    flags = ctypes.c_int()
+    colour = [ctypes.c_uint() for _ in range(4)]
+    for index, page in enumerate(document):
+        height = page.get_height()
+        textpage = page.get_textpage()
+        glyphs = []
+        for i in range(textpage.count_chars()):
+            text = chr(raw.FPDFText_GetUnicode(textpage, i))
+            if not text.strip() or raw.FPDFText_IsGenerated(textpage, i):
+                continue
+            left, bottom, right, top = textpage.get_charbox(i, loose=True)
+            if right - left <= 0:
+                continue
+            raw.FPDFText_GetMatrix(textpage, i, ctypes.byref(matrix))
+            scale = abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
+            raw.FPDFText_GetFontInfo(textpage, i, name, 256, ctypes.byref(flags))
+            font = name.value.decode("latin-1").split("+")[-1]
+            size = raw.FPDFText_GetFontSize(textpage, i) * scale
+            glyphs.append(_Glyph(text, left, right, height - top, height - bottom, size, font))
+        shapes = []
+        # Top-level objects only: a form (an included figure, an SVG) counts as one shape.
+        kinds = (raw.FPDF_PAGEOBJ_PATH, raw.FPDF_PAGEOBJ_IMAGE, raw.FPDF_PAGEOBJ_FORM)
+        for obj in page.get_objects(max_depth=1):
+            if obj.type not in kinds:
+                continue
+            left, bottom, right, top = obj.get_bounds()
+            white = False
+            if obj.type == raw.FPDF_PAGEOBJ_PATH:
+                fill = raw.FPDFPageObj_GetFillColor(obj.raw, *(ctypes.byref(c) for c in colour))
+                white = bool(fill) and all(c.value >= 250 for c in colour[:3])
+            shapes.append(_Shape(left, height - top, right, height - bottom, white))
+        pages.append(_Page(index + 1, page.get_width(), _group_lines(glyphs), shapes))
+    return tuple(pages)
+
+
+def _layout(pdf: Path) -> tuple[_Page, ...]:
+    """Lines of glyphs and drawn shapes of every page (cached per file and mtime)."""
+    return _layout_cached(str(pdf), Path(pdf).stat().st_mtime)
+
+
+def _body_size(pages: tuple[_Page, ...]) -> float:
+    """The body text size: the size most glyphs of the book are set in."""
+    sizes: Counter[float] = Counter()
+    for page in pages:
+        for line in page.lines:
+            sizes.update(round(g.size, 1) for g in line.glyphs)
+    return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+def _table_bands(page: _Page) -> list[tuple[float, float]]:
+    """Vertical spans of tables: between the first and last of two or more horizontal
+    rules of the same width (rules drawn in pieces, one per column, are joined first)."""
+    rules = sorted(
+        (s for s in page.shapes if s.bottom - s.top < 2.5 and s.x1 - s.x0 >= 10),
+        key=lambda s: (round(s.top), s.x0),
+    )
+    joined: list[list[float]] = []  # [x0, x1, y, thickness]
+    for rule in rules:
+        if joined and abs(joined[-1][2] - rule.top) < 0.5 and rule.x0 - joined[-1][1] < 2:
+            joined[-1][1] = max(joined[-1][1], rule.x1)
+        else:
+            joined.append([rule.x0, rule.x1, rule.top, rule.bottom - rule.top])
+    groups: list[tuple[float, float, list[tuple[float, float]]]] = []
+    for x0, x1, y, thickness in joined:
+        if x1 - x0 < 0.4 * page.width:
+            continue
+        for gx0, gx1, ys in groups:
+            if abs(gx0 - x0) < 3 and abs(gx1 - x1) < 3:
+                ys.append((y, thickness))
+                break
+        else:
+            groups.append((x0, x1, [(y, thickness)]))
+    bands = []
+    for _, _, ys in groups:
+        if len(ys) >= 2:
+            # booktabs: a thick top rule and a thin last one: the table goes on overleaf.
+            open_end = len(ys) == 2 and ys[-1][1] < ys[0][1] - 0.3
+            # A header row may sit above the first rule (a CSS border under it).
+            top = ys[0][0] - (ys[1][0] - ys[0][0])
+            bands.append((top, float("inf") if open_end else ys[-1][0] + 2))
+    return bands
+
+
+def _in_bands(line: _Line, bands: list[tuple[float, float]]) -> bool:
+    middle = (line.top + line.bottom) / 2
+    return any(top <= middle <= bottom for top, bottom in bands)
+
+
+def _justified_edges(pages: tuple[_Page, ...], body: float) -> dict[int, list[float]]:
+    """Right edges that three or more body-size lines end on, per page parity
+    (recto and verso margins differ): the edges justified lines are set to."""
+    ends: dict[int, Counter[float]] = {0: Counter(), 1: Counter()}
+    for page in pages:
+        for line in page.lines:
+            if abs(line.size - body) <= 0.15 * body:
+                ends[page.number % 2][round(line.x1 * 2) / 2] += 1
+    edges: dict[int, list[float]] = {}
+    for parity, counter in ends.items():
+        edges[parity] = [
+            x for x in counter if sum(n for y, n in counter.items() if abs(y - x) <= 0.75) >= 3
+        ]
+    return edges
+
+
+def _is_plain(line: _Line, body: float) -> bool:
+    """A line of running text: body size, not bold (headings), not monospaced (code)."""
+    if abs(line.size - body) > 0.12 * body:
+        return False
+    heavy = sum(1 for g in line.glyphs if re.search(r"Bold|Mono|Code|Courier", g.font))
+    return heavy <= len(line.glyphs) / 2
+
+
+_LEADER = re.compile(r"(?:\.\s*){5,}|…{3,}")
+_EQUATION_NUMBER = re.compile(r"\(\d+(?:\.\d+)*\)$")
+
+
+def word_gaps(pdf: Path) -> list[tuple[int, str, float]]:
+    """``(page, line, widest gap in em)`` for every full justified line of running text.
+
+    A line is full when its right end sits on a justified edge (one that three or
+    more lines share), so the last lines of paragraphs, which end where they end,
+    are skipped; headings (larger or bold), code (smaller or monospaced) and lines
+    inside tables (between horizontal rules) are skipped too.  Gaps are measured
+    between the glyphs' advance boxes; a drawn shape on the line (math set as paths,
+    an emoji image) fills the gap it covers.  A natural word space is about ⅓ em;
+    WeasyPrint's word-only justification stretched them to 2–2.5 em (issue 11).
+    """
+    pages = _layout(pdf)
+    body = _body_size(pages)
+    edges = _justified_edges(pages, body)
+    found = []
+    for page in pages:
+        bands = _table_bands(page)
+        for line in page.lines:
+            if not _is_plain(line, body) or _in_bands(line, bands):
+                continue
+            if not any(abs(line.x1 - edge) <= 0.75 for edge in edges[page.number % 2]):
+                continue
+            if _LEADER.search(line.text):
+                continue  # a contents line: the leader is not a word gap
+            # (x0, x1, is text): math and emoji drawn as shapes, or set in a math font,
+            # sit in the line too; gaps next to them are spacing around math, not words.
+            height = line.bottom - line.top
+            glyphs = sorted(line.glyphs, key=lambda g: g.x0)
+            number = _EQUATION_NUMBER.search(line.text)
+            if number and len(number.group(0)) < len(glyphs):
+                glyphs = glyphs[: -len(number.group(0))]  # a display equation's number
+            spans = [(g.x0, g.x1, "Math" not in g.font) for g in glyphs]
+            for shape in page.shapes:
+                overlap = min(shape.bottom, line.bottom) - max(shape.top, line.top)
+                narrow = shape.x1 - shape.x0 < 0.4 * page.width
+                if narrow and shape.bottom - shape.top < 2.5 * height and overlap > 0.3 * height:
+                    spans.append((shape.x0, shape.x1, False))
+            spans.sort()
+            widest, (_, reach, text) = 0.0, spans[0]
+            for x0, x1, is_text in spans[1:]:
+                if text and is_text:
+                    widest = max(widest, x0 - reach)
+                if x1 > reach:
+                    reach, text = x1, is_text
+            found.append((page.number, line.text, widest / line.size))
+    return found
+
+
+def loose_lines(pdf: Path, ceiling: float = 1.0) -> list[str]:
+    """Full justified lines with a word gap wider than ``ceiling`` em (see :func:`word_gaps`)."""
+    return [
+        f"page {number}: {gap:.2f} em in {text[:40]!r}"
+        for number, text, gap in word_gaps(pdf)
+        if gap > ceiling
+    ]
+
+
+def _running_head(page: _Page, band: float | None, body: float) -> str | None:
+    if band is None:
+        return None
+    for line in page.lines:
+        if abs(line.top - band) <= 2 and line.size <= 1.05 * body:
+            return line.text
+    return None
+
+
+def _head_band(pages: tuple[_Page, ...]) -> float | None:
+    """The y of the running heads: where the topmost line of a quarter or more of the pages sits."""
+    tops = Counter(round(p.lines[0].top) for p in pages if p.lines)
+    if not tops:
+        return None
+    top, count = tops.most_common(1)[0]
+    return float(top) if count >= len(pages) / 4 else None
+
+
+def chapter_openings(pdf: Path, titles: list[str]) -> list[tuple[int, str, str | None]]:
+    """``(page, title, running head or None)`` for each chapter-opening page.
+
+    The opening of a title is the first page (after the title page) whose heading
+    lines (30 % or more above the body size) contain it; the running head is the
+    text in the band where the topmost line of most pages sits, at body size or smaller.
+    """
+    pages = _layout(pdf)
+    body = _body_size(pages)
+    band = _head_band(pages)
+    found = []
+    for title in titles:
+        key = squash(unicodedata.normalize("NFC", title))[:12]
+        for page in pages[1:]:
+            big = squash("".join(line.text for line in page.lines if line.size >= 1.3 * body))
+            if key and key in big:
+                found.append((page.number, title, _running_head(page, band, body)))
+                break
+    return found
+
+
+def running_heads(pdf: Path) -> dict[int, str]:
+    """The running head of each page that has one."""
+    pages = _layout(pdf)
+    body = _body_size(pages)
+    band = _head_band(pages)
+    heads = {page.number: _running_head(page, band, body) for page in pages}
+    return {number: head for number, head in heads.items() if head}
+
+
+def foreign_running_heads(pdf: Path, titles: list[str]) -> list[str]:
+    """Running heads naming another chapter than the one the page is in
+    (``차례`` over the preface, ``15장 토론 페이지`` over the References)."""
+    openings = sorted((page, title) for page, title, _ in chapter_openings(pdf, titles))
+    problems = []
+    for number, head in running_heads(pdf).items():
+        current = [title for page, title in openings if page <= number]
+        if not current:
+            continue
+        flat = squash(head)
+        others = [t for t in titles if t != current[-1] and squash(t) in flat]
+        if others and squash(current[-1]) not in flat:
+            problems.append(f"page {number}: head {head!r} in {current[-1]!r}")
+    return problems
+
+
+def _latin_cell_words(source: str) -> set[str]:
+    """Words of the source's pipe-table rows that contain Latin letters or digits."""
+    words = set()
+    for row in re.findall(r"^\s*\|.*\|\s*$", unicodedata.normalize("NFKC", source), flags=re.M):
+        row = re.sub(r"\$[^$]*\$|\*+|`+", " ", row)
+        words |= {w.strip(".,;:()") for w in row.split() if re.search(r"[A-Za-z0-9]", w)}
+    return words
+
+
+def _words(line: _Line) -> list[str]:
+    """A line's words: glyph runs split where the gap is over 0.15 em."""
+    glyphs = sorted(line.glyphs, key=lambda g: g.x0)
+    words = [glyphs[0].text]
+    for a, b in itertools.pairwise(glyphs):
+        if b.x0 - a.x1 > 0.15 * line.size:
+            words.append("")
+        words[-1] += b.text
+    return words
+
+
+def broken_cell_words(pdf: Path, source: str) -> list[str]:
+    """Latin words of table cells broken across lines (``ZeRO-`` / ``1``, ``all-`` / ``reduce``,
+    or a hyphen inserted into ``through-`` / ``put``): the pair is checked against the
+    words of the source's table rows, lines are taken between a table's rules."""
+    cell_words = _latin_cell_words(source)
+    problems = []
+    for page in _layout(pdf):
+        bands = _table_bands(page)
+        lines = [line for line in page.lines if _in_bands(line, bands)]
+        for a, b in itertools.pairwise(lines):
+            if b.top - a.bottom > 2 * (a.bottom - a.top):
+                continue
+            below = [w.rstrip(".,;:)") for w in _words(b)]
+            for word in _words(a):
+                # WeasyPrint's inserted hyphen reads as \x02.
+                word = re.sub("[\u2010\u2011\u00ad\x02]", "-", word)
+                if not re.search(r"[A-Za-z0-9]-$", word):
+                    continue
+                for rest in below:
+                    if word + rest in cell_words:
+                        problems.append(f"page {page.number}: {word}/{rest} (broken at its hyphen)")
+                    elif word[:-1] + rest in cell_words:
+                        problems.append(f"page {page.number}: {word}/{rest} (hyphen inserted)")
+    return problems
+
+
+def text_outside_boxes(pdf: Path, tolerance: float = 1.0) -> list[str]:
+    """Glyphs beside a shaded box (code, notes) in its vertical span but not inside it:
+    a wrap marker or the end of a long code line set outside the box."""
+    problems = []
+    for page in _layout(pdf):
+        boxes = [
+            s
+            for s in page.shapes
+            if not s.white and s.x1 - s.x0 >= 0.5 * page.width and s.bottom - s.top >= 12
+        ]
+        for line in page.lines:
+            for glyph in line.glyphs:
+                middle = (glyph.top + glyph.bottom) / 2
+                for box in boxes:
+                    if not box.top < middle < box.bottom:
+                        continue
+                    if glyph.x0 < box.x0 - tolerance or glyph.x1 > box.x1 + tolerance:
+                        where = f"x={glyph.x0:.0f}..{glyph.x1:.0f}, box {box.x0:.0f}..{box.x1:.0f}"
+                        problems.append(f"page {page.number}: {glyph.text!r} outside ({where})")
+                        break
+    return problems

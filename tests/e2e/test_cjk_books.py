@@ -130,8 +130,10 @@ def test_chinese_paragraphs_are_not_justified_around_latin_words(built) -> None:
     import pdfplumber
 
     with pdfplumber.open(result.outputs["pdf"]) as pdf:
-        for page in pdf.pages[2:]:  # the chapter, after the title page and contents
+        for page in pdf.pages[1:]:  # after the title page
             words = page.extract_words(use_text_flow=True)
+            if any(w["text"] in ("目录", "目次") for w in words):
+                continue  # the contents: numbers and titles are set apart on purpose
             for left, right in itertools.pairwise(words):
                 same_line = abs(left["top"] - right["top"]) < 1
                 size = left["bottom"] - left["top"]

@@ -19,6 +19,7 @@ from kobook.normalize import normalize_book
 from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, stringify
 from kobook.transform import transform_book
+from tests import checks as layout
 from tests.checks import html_problems, pdf_pages, squash
 from tests.conftest import COUNTERS, PLAYBOOK, need_corpus
 
@@ -166,3 +167,27 @@ def test_build_is_deterministic_in_structure(built: kobook.BuildResult) -> None:
     pdf = Path(built.outputs["pdf"])
     assert pdf.stat().st_size > 1_000_000
     assert len(PdfReader(pdf).pages) > 80
+
+
+# Issue 11: what a Korean typesetter found on the WeasyPrint pages, from glyph positions.
+def test_particles_stay_with_latin_words_and_brackets(pages: list[str], source: str) -> None:
+    assert layout.glued_breaks("\f".join(pages), source) == []
+
+
+def test_no_loose_justified_lines(built: kobook.BuildResult) -> None:
+    # 2-2.5 em word gaps on p.11 (inside the note box), p.13, p.38, p.49 before issue 11.
+    assert layout.loose_lines(built.outputs["pdf"], ceiling=1.0) == []
+
+
+def test_chapter_openings_carry_no_running_head(built: kobook.BuildResult) -> None:
+    titles = [c.title for c in load_book(PLAYBOOK).chapters]
+    openings = layout.chapter_openings(built.outputs["pdf"], titles)
+    assert len(openings) == len(titles)
+    assert [(page, head) for page, _, head in openings if head] == []
+    assert [page for page, _, _ in openings if page % 2 == 0] == []  # two-sided: recto
+    assert layout.foreign_running_heads(built.outputs["pdf"], [*titles, "차례"]) == []
+
+
+def test_tables_and_code_boxes_hold_their_text(built: kobook.BuildResult, source: str) -> None:
+    assert layout.broken_cell_words(built.outputs["pdf"], source) == []
+    assert layout.text_outside_boxes(built.outputs["pdf"]) == []

@@ -16,6 +16,7 @@ from kobook.normalize import normalize_book
 from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, stringify
 from kobook.transform import transform_book
+from tests import checks as layout
 from tests.checks import (
     html_problems,
     in_order,
@@ -245,3 +246,37 @@ def test_math_is_vector_in_the_pdf(transformed: list) -> None:
     html, problems = render_html(load_book(REPO), transformed, None)
     assert html.count("data:image/svg+xml") >= 40
     assert not [p for p in problems if p.code == "MATH001"]
+
+
+# Issue 11: what a Korean typesetter found on these pages, read from glyph positions.
+def sample_source() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "book").glob("*.md")))
+
+
+def test_no_particle_cut_from_a_latin_word_or_bracket(pages: list[str]) -> None:
+    assert layout.glued_breaks("\f".join(pages), sample_source()) == []
+
+
+def test_chapter_openings_carry_no_running_head_and_open_on_the_right(
+    built: kobook.BuildResult,
+) -> None:
+    titles = [c.title for c in load_book(REPO).chapters]
+    openings = layout.chapter_openings(built.outputs["pdf"], titles)
+    assert len(openings) == len(titles)
+    assert [(page, head) for page, _, head in openings if head] == []
+    assert [page for page, _, _ in openings if page % 2 == 0] == []  # two-sided: recto
+    assert layout.foreign_running_heads(built.outputs["pdf"], [*titles, "차례"]) == []
+
+
+def test_no_latin_word_broken_in_a_table_cell(built: kobook.BuildResult) -> None:
+    assert layout.broken_cell_words(built.outputs["pdf"], sample_source()) == []
+
+
+def test_no_text_outside_code_boxes(built: kobook.BuildResult) -> None:
+    assert layout.text_outside_boxes(built.outputs["pdf"]) == []
+
+
+def test_citations_read_korean(pages: list[str]) -> None:
+    text = "\n".join(pages)
+    assert layout.korean_citation_problems(text) == []
+    assert any(" 외, " in cite for cite in layout.in_text_citations(text))

@@ -18,6 +18,7 @@ from kobook.normalize import normalize_book
 from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, stringify
 from kobook.transform import transform_book
+from tests import checks as layout
 from tests.checks import pdf_pages, split_words, squash, words_off_page
 from tests.conftest import COUNTERS, PLAYBOOK, BookMaker, need_corpus
 
@@ -195,14 +196,21 @@ def test_latex_error_names_the_chapter(make_book: BookMaker, tmp_path: Path) -> 
     assert not (root / "dist" / "book.pdf").exists()
 
 
-def test_corpus_playbook_through_xelatex(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def playbook_xe(tmp_path_factory: pytest.TempPathFactory) -> tuple[kobook.BuildResult, Path]:
+    """The corpus playbook through XeLaTeX, built once for this module, and its cache folder."""
     need_corpus(PLAYBOOK)
-    result = kobook.build(
-        PLAYBOOK, ["pdf"], engine="xelatex", out=tmp_path / "out", cache_dir=tmp_path / "cache"
-    )
+    cache = tmp_path_factory.mktemp("playbook-xe-cache")
+    out = tmp_path_factory.mktemp("playbook-xe-out")
+    return kobook.build(PLAYBOOK, ["pdf"], engine="xelatex", out=out, cache_dir=cache), cache
+
+
+@pytest.mark.slow
+def test_corpus_playbook_through_xelatex(playbook_xe: tuple[kobook.BuildResult, Path]) -> None:
+    result, cache = playbook_xe
     pdf = result.outputs["pdf"]
     assert not [d for d in result.diagnostics if d.code.startswith("GLYPH")]
-    log = next((tmp_path / "cache" / "latex").rglob("book.log")).read_text(errors="replace")
+    log = next((cache / "latex").rglob("book.log")).read_text(errors="replace")
     assert "Missing character" not in log
     text = "\n".join(pdf_pages(pdf))
     assert "𝑣" in text or "v" in text
@@ -240,3 +248,65 @@ def test_gif_fonts_and_syllable_breaking_in_xelatex(make_book: BookMaker, tmp_pa
     with Image.open(converted[0]) as first:
         assert first.convert("RGB").getpixel((5, 5)) == (200, 0, 0)  # the first frame
     assert "그림 1.1." in "\n".join(pdf_pages(pdf)).replace("\u00a0", " ")
+
+
+# Issue 11: what a Korean typesetter found on the XeLaTeX pages, read from glyph positions.
+PLAYBOOK_SOURCE = PLAYBOOK / "The UltraScale Playbook.md"
+
+
+def sample_source() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "book").glob("*.md")))
+
+
+@pytest.fixture(params=["sample", "playbook"])
+def xe_book(
+    request: pytest.FixtureRequest, both: dict[str, kobook.BuildResult]
+) -> tuple[Path, str, list[str]]:
+    """``(pdf, source, chapter titles)`` of the sample book or the corpus playbook via XeLaTeX."""
+    if request.param == "sample":
+        return both["xelatex"].outputs["pdf"], sample_source(), titles_of(REPO)
+    result, _ = request.getfixturevalue("playbook_xe")
+    source = PLAYBOOK_SOURCE.read_text(encoding="utf-8")
+    return result.outputs["pdf"], source, titles_of(PLAYBOOK)
+
+
+def titles_of(project: Path) -> list[str]:
+    return [c.title for c in load_book(project).chapters]
+
+
+@pytest.mark.slow
+def test_xelatex_keeps_particles_with_latin_words(xe_book: tuple[Path, str, list[str]]) -> None:
+    pdf, source, _ = xe_book
+    # GPU / 가, (row) / 을, 모델 / (LLM)의 on the corpus before issue 11.
+    assert layout.glued_breaks("\f".join(pdf_pages(pdf)), source) == []
+
+
+@pytest.mark.slow
+def test_xelatex_has_no_loose_lines(xe_book: tuple[Path, str, list[str]]) -> None:
+    # "About 1 em": a word kept with its particle or citation (keep_glued) can leave the
+    # line before it up to ~1.1 em loose, which beats sticking out into the margin.
+    assert layout.loose_lines(xe_book[0], ceiling=1.15) == []
+
+
+@pytest.mark.slow
+def test_xelatex_running_heads(xe_book: tuple[Path, str, list[str]]) -> None:
+    pdf, _, titles = xe_book
+    openings = layout.chapter_openings(pdf, titles)
+    assert len(openings) == len(titles)
+    assert [(page, head) for page, _, head in openings if head] == []
+    assert [page for page, _, _ in openings if page % 2 == 0] == []  # two-sided: recto
+    # 차례 over the preface, 15장 토론 페이지 over the References before issue 11.
+    assert layout.foreign_running_heads(pdf, [*titles, "차례"]) == []
+
+
+@pytest.mark.slow
+def test_xelatex_tables_and_code_boxes(xe_book: tuple[Path, str, list[str]]) -> None:
+    pdf, source, _ = xe_book
+    assert layout.broken_cell_words(pdf, source) == []
+    assert layout.text_outside_boxes(pdf) == []
+
+
+def test_xelatex_citations_read_korean(both: dict[str, kobook.BuildResult]) -> None:
+    text = "\n".join(pdf_pages(both["xelatex"].outputs["pdf"]))
+    assert layout.korean_citation_problems(text) == []
+    assert any(" 외, " in cite for cite in layout.in_text_citations(text))

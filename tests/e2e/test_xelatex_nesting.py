@@ -143,9 +143,12 @@ def test_nested_figures_do_not_float(latex: str) -> None:
 
 
 def test_top_level_figures_stay_in_place_despite_pandocs_default(latex: str) -> None:
-    """pandoc's part of the preamble sets floats to htbp; the template's H must come later."""
+    """pandoc's part of the preamble sets floats to htbp; the template's placement comes
+    later: here if it fits (!h), else the next page while the text fills this one, never
+    above the text that precedes it (flafter)."""
     preamble = latex[: latex.index("\\begin{document}")]
-    assert preamble.rindex("\\floatplacement{figure}{H}") > preamble.find("\\fps@figure{htbp}")
+    assert preamble.rindex("\\floatplacement{figure}{!htbp}") > preamble.find("\\fps@figure{htbp}")
+    assert "\\usepackage{flafter}" in preamble
 
 
 def test_mathjax_math_is_typeset(built: list[str]) -> None:

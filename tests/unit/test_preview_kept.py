@@ -1,17 +1,23 @@
 """What the preview keeps between rebuilds for speed, and when it lets go of it.
 
 The templates' environment lives as long as the book's set-up (a change in
-``templates/`` is a full rebuild and a new one).
+``templates/`` is a full rebuild and a new one); the chapter PDF's prefetch
+does not fork workers only to find every formula already drawn.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 from pathlib import Path
 
-from tests.conftest import BookMaker
+import pytest
 
+from kobook.cache import Cache
 from kobook.preview import Session
+from kobook.write import pdf_weasyprint
+from kobook.write.mathsvg import render_math
 from kobook.write.templates import BUILTIN
+from tests.conftest import BookMaker
 
 BOOK = {"book/01.md": "# 처음\n\n첫 장의 본문입니다.\n", "book/02.md": "# 둘째\n\n둘째 장.\n"}
 
@@ -44,3 +50,31 @@ def test_templates_environment_is_kept_until_the_templates_change(
     assert session.rebuild({override}).ok
     page = (session.out / "01.html").read_text(encoding="utf-8")
     assert "MARK-TWO" in page and "MARK-ONE" not in page
+
+
+def test_prefetch_starts_no_workers_when_the_math_is_drawn(
+    make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    formulas = [f"x^{{{n}}} + y_{{{n}}}" for n in range(20)]
+    text = "# 수식\n\n" + "\n\n".join(f"식 ${tex}$ 입니다." for tex in formulas) + "\n"
+    root = make_book({"book/01.md": text})
+    session = Session(root, cache_dir=tmp_path / "cache")
+    assert session.build().ok
+    assert session.good is not None
+    docs, book = session.good.docs, session.good.book
+    cache = Cache(tmp_path / "cache")
+    started: list[int] = []
+
+    class Counting(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            started.append(1)
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
+    pdf_weasyprint.prefetch(book, docs, cache)
+    assert started == [1]  # 20 formulas to draw: the workers draw them
+    for tex in formulas:
+        render_math(tex, False, cache)  # a hit now (the workers cached it)
+    assert cache.misses == 0
+    pdf_weasyprint.prefetch(book, docs, cache)
+    assert started == [1]  # everything drawn: no workers started

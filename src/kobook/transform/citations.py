@@ -127,9 +127,9 @@ def cite(doc: Doc, ctx: Context) -> Doc:
         "link-citations": {"t": "MetaBool", "c": True},
     }
     args = ["--citeproc"] + [f"--bibliography={p}" for p in paths]
-    csl = ctx.book.config.get("csl")
-    if csl:
-        args.append(f"--csl={citation_style(ctx, str(csl))}")
+    style = book_style(ctx)
+    if style is not None:
+        args.append(f"--csl={style}")
     document = {"pandoc-api-version": api_version(), "meta": meta, "blocks": doc.blocks}
     payload = json.dumps(document)
     key = digest(
@@ -137,6 +137,7 @@ def cite(doc: Doc, ctx: Context) -> Doc:
         pandoc_version(),
         payload,
         *(p.read_text("utf-8", "replace") for p in paths),
+        style.read_text("utf-8", "replace") if style is not None else "",
         " ".join(args),
     )
     cache = ctx.cache
@@ -147,8 +148,71 @@ def cite(doc: Doc, ctx: Context) -> Doc:
         out = json.loads(run_pandoc(["-f", "json", "-t", "json", *args], payload, what="citeproc"))
         if cache:
             cache.put("cite", key, json.dumps(out).encode(), ".json")
-    doc.blocks = prefix_reference_ids(out["blocks"], doc.chapter.id)
+    doc.blocks = prefix_reference_ids(bind_et_al(out["blocks"]), doc.chapter.id)
     return doc
+
+
+ET_AL = re.compile(r"외(?=$|[,;)\]])")
+
+
+def bind_et_al(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Keep ``외`` on the line of the name before it: ``Tazi 외`` → ``Tazi``+NBSP+``외``.
+
+    citeproc puts a plain space before the et-al term (the CSL cannot make it
+    unbreakable), and a cite broken as ``(Tazi / 외, 2025)`` leaves ``외``
+    without its name, the way a particle cut from its word reads.
+    """
+
+    def join(value: Any) -> Any:
+        if isinstance(value, list):
+            out: list[Any] = []
+            for item in value:
+                if (
+                    isinstance(item, dict)
+                    and item.get("t") == "Str"
+                    and ET_AL.match(item["c"])
+                    and len(out) >= 2
+                    and out[-1] == {"t": "Space"}
+                    and isinstance(out[-2], dict)
+                    and out[-2].get("t") == "Str"
+                ):
+                    out.pop()
+                    out[-1] = {"t": "Str", "c": out[-1]["c"] + "\u00a0" + item["c"]}
+                    continue
+                out.append(join(item))
+            return out
+        if isinstance(value, dict) and "c" in value and not isinstance(value["c"], str):
+            return {**value, "c": join(value["c"])}
+        return value
+
+    for node in iter_nodes(blocks):
+        if node["t"] == "Cite":
+            node["c"][1] = join(node["c"][1])
+    return blocks
+
+
+# kobook's own styles by book language (package data next to the templates);
+# other languages keep pandoc's default, Chicago author-date in their locale.
+STYLES = Path(__file__).resolve().parent.parent / "templates" / "csl"
+BUILTIN_STYLES = {"ko": "korean-author-date.csl"}
+
+
+def builtin_style(language: str) -> Path | None:
+    """The CSL file kobook ships for a book language, if any.
+
+    pandoc's ko locale prints ``(Tazi 기타 2025년)`` and a literal ``와/과``
+    between authors; a Korean editor expects ``(Tazi 외, 2025)``.
+    """
+    name = BUILTIN_STYLES.get(language)
+    return STYLES / name if name else None
+
+
+def book_style(ctx: Context) -> Path | None:
+    """The style citeproc uses: ``csl:`` from metadata.yaml wins over kobook's own."""
+    csl = ctx.book.config.get("csl")
+    if csl:
+        return citation_style(ctx, str(csl))
+    return builtin_style(ctx.book.config.language)
 
 
 def citation_style(ctx: Context, name: str) -> Path:

@@ -1,10 +1,11 @@
 """TeX math → SVG for WeasyPrint (which has no MathML), cached by expression.
 
-ziamath draws the formula as paths with the STIX Two Math font it ships, so
-nothing is downloaded and no font is needed at PDF time.  The SVG's baseline
-offset becomes a ``vertical-align`` so inline math sits on the text baseline.
-ziamath's math font has no Hangul: a top-level ``\\text{한글}`` is drawn from a
-Hangul TrueType/OpenType font through ``ziamath.Text`` instead.
+ziamath draws the formula as paths with Latin Modern Math when installed (its
+weight matches the Korean serif; ``mathfont:`` picks another), else with the STIX
+Two Math font it ships, so nothing is downloaded and no font is needed at PDF
+time.  The SVG's baseline offset becomes a ``vertical-align`` so inline math sits
+on the text baseline.  Math fonts have no Hangul: a top-level ``\\text{한글}`` is
+drawn from a Hangul TrueType/OpenType font through ``ziamath.Text`` instead.
 
 The site uses the same drawings for the formulas pandoc cannot turn into
 MathML (:func:`img_tag`, alt text = the TeX), so every output draws a formula
@@ -29,7 +30,12 @@ from ..load import Chapter
 from ..transform.math_macros import without_size_switches
 
 SIZE = 20.0  # drawing size in px; the result is scaled in em, so any size works
-RENDERER_VERSION = "2"  # 2: size switches dropped, definitions refused
+# 2: size switches dropped, definitions refused; 3: inline math in text style, the font in the key
+RENDERER_VERSION = "3"
+# The default math font when installed (Debian fonts-lmodern, which TeX Live needs anyway):
+# its strokes match Noto Serif CJK's Latin, where STIX Two (ziamath's own, the fallback)
+# reads as bold next to the Korean serif.  ``mathfont:`` in metadata.yaml picks another.
+DEFAULT_MATH_FONT = "Latin Modern Math"
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,33 @@ def hangul_text_font() -> str | None:
             if word.lower() in path.lower() and "bold" not in path.lower():
                 return path
     return files[0] if files else None
+
+
+@functools.cache
+def font_file(family: str) -> str | None:
+    """The TrueType/OpenType file of an installed font family (fontconfig), else None."""
+    try:
+        out = tools.run(
+            ["fc-list", f":family={family}", "file"],
+            timeout=limits.TOOL_TIMEOUT,
+            what="fc-list",
+            text=True,
+        ).stdout
+    except OSError:
+        return None
+    files = sorted(line.split(":", 1)[0].strip() for line in out.splitlines())
+    return next((f for f in files if f.lower().endswith((".otf", ".ttf"))), None)
+
+
+def math_font(name: str | None = None) -> str | None:
+    """The math font file for ``name`` (``mathfont:``), else the default's; None means
+    STIX Two Math, the font ziamath ships (always there)."""
+    return font_file(name or DEFAULT_MATH_FONT)
+
+
+def font_key(font: str | None) -> str:
+    """The font's part of a cache key: its file name, so caches move between machines."""
+    return font.rsplit("/", 1)[-1] if font else "stix"
 
 
 def split_hangul_text(tex: str) -> list[tuple[str, str]]:
@@ -137,8 +170,12 @@ def unknown_commands(tex: str) -> list[str]:
         return []
 
 
-def draw(tex: str, display: bool) -> MathImage:
-    """Draw one expression (uncached)."""
+def draw(tex: str, display: bool, font: str | None = None) -> MathImage:
+    """Draw one expression (uncached) with the math font file ``font`` (None: STIX Two).
+
+    Inline math is set in TeX's text style (``inline=True``): a fraction in a line of
+    text at text size, as XeLaTeX sets it, not the display fraction that opens the line.
+    """
     import ziamath
 
     tex = without_size_switches(tex.strip())
@@ -151,17 +188,19 @@ def draw(tex: str, display: bool) -> MathImage:
             pieces = split_hangul_text(tex)
             if any(kind == "math" and has_hangul(value) for kind, value in pieces):
                 raise MathError("Hangul inside math must be in a top-level \\text{...}")
-            font = hangul_text_font()
-            if font is None:
+            hangul = hangul_text_font()
+            if hangul is None:
                 raise MathError("no Hangul TrueType/OpenType font for \\text{...} in math")
             style = "\\displaystyle " if display else ""
             text = "".join(
                 value if kind == "text" else f"${style}{value}$" for kind, value in pieces
             )
-            svg = ziamath.Text(text, textfont=font, size=SIZE).svg()
+            svg = ziamath.Text(text, textfont=hangul, mathfont=font, size=SIZE).svg()
         else:
             mathstyle = "display" if display else None
-            svg = ziamath.Latex(tex, size=SIZE, mathstyle=mathstyle).svg()
+            svg = ziamath.Latex(
+                tex, size=SIZE, mathstyle=mathstyle, font=font, inline=not display
+            ).svg()
     except MathError:
         raise
     except Exception as exc:  # ziamath raises many kinds for unsupported input
@@ -174,9 +213,16 @@ def draw(tex: str, display: bool) -> MathImage:
     return MathImage(svg, width / SIZE, height / SIZE, max(0.0, depth) / SIZE)
 
 
-def render_math(tex: str, display: bool, cache: Cache | None) -> MathImage:
-    """Draw ``tex`` (cached by content); raises :class:`MathError` for what ziamath cannot do."""
-    key = digest("math", RENDERER_VERSION, "display" if display else "inline", tex)
+def math_key(tex: str, display: bool, font: str | None) -> str:
+    """The cache key of a drawing (also what ``pdf_weasyprint.math_cached`` looks for)."""
+    return digest("math", RENDERER_VERSION, font_key(font), "display" if display else "inline", tex)
+
+
+def render_math(tex: str, display: bool, cache: Cache | None, font: str | None = None) -> MathImage:
+    """Draw ``tex`` (cached by content) with the math font file ``font`` (None: the
+    default, :func:`math_font`); raises :class:`MathError` for what ziamath cannot do."""
+    font = font or math_font()
+    key = math_key(tex, display, font)
     if cache is not None:
         hit = cache.get("math", key, ".json")
         if hit is not None:
@@ -185,7 +231,7 @@ def render_math(tex: str, display: bool, cache: Cache | None) -> MathImage:
                 raise MathError(data["error"])
             return MathImage(**data)
     try:
-        image = draw(tex, display)
+        image = draw(tex, display, font)
     except MathError as exc:
         if cache is not None:
             cache.put("math", key, json.dumps({"error": str(exc)}).encode(), ".json")

@@ -150,9 +150,13 @@ def footnotes_inline(blocks: Blocks) -> Blocks:
 
 
 def math_as_svg(
-    blocks: Blocks, cache: Cache | None, on_error: Callable[[str, str], None]
+    blocks: Blocks,
+    cache: Cache | None,
+    on_error: Callable[[str, str], None],
+    font: str | None = None,
 ) -> Blocks:
-    """``Math`` → ``<img>`` of an SVG drawn by ziamath (WeasyPrint has no MathML).
+    """``Math`` → ``<img>`` of an SVG drawn by ziamath (WeasyPrint has no MathML), with the
+    math font file ``font`` (None: the default, ``mathsvg.math_font``).
 
     An expression ziamath cannot draw is reported through ``on_error`` and shown
     as its TeX source in code style (never silently dropped).
@@ -164,7 +168,7 @@ def math_as_svg(
         display = node["c"][0]["t"] == "DisplayMath"
         tex = node["c"][1]
         try:
-            image = render_math(tex, display, cache)
+            image = render_math(tex, display, cache, font)
         except MathError as exc:
             on_error(tex, str(exc))
             return {"t": "Code", "c": [attr("", ["math-error"]), tex.strip()]}
@@ -286,3 +290,274 @@ def embeds_html(blocks: Blocks) -> Blocks:
         return [*out, raw_block("html", "</figure>")]
 
     return walk(blocks, action)
+
+
+# --- Keeping a word together where scripts meet (GPU가, (row)을, 모델(LLM)의) ----------
+
+# Inline nodes whose content is a list of inlines (Emph: c; Span, Link, Cite: c[1]).
+WRAPPERS = frozenset(
+    ("Emph", "Underline", "Strong", "Strikeout", "Superscript", "Subscript", "SmallCaps")
+)
+INLINE_TYPES = WRAPPERS | {
+    *("Str", "Quoted", "Cite", "Code", "Space", "SoftBreak", "LineBreak"),
+    *("Math", "RawInline", "Link", "Image", "Note", "Span"),
+}
+# A break after a dash or slash inside a word is the writer's own ("A/B", "1—2").
+BREAKS_AFTER = frozenset("-/\u2010\u2013\u2014")
+QUOTE_MARKS = {"SingleQuote": ("\u2018", "\u2019"), "DoubleQuote": ("\u201c", "\u201d")}
+
+
+def is_hangul_char(char: str) -> bool:
+    """A Hangul syllable or jamo (the script whose words are kept whole)."""
+    return (
+        "\uac00" <= char <= "\ud7a3" or "\u1100" <= char <= "\u11ff" or "\u3130" <= char <= "\u318f"
+    )
+
+
+def glued(before: str, after: str) -> bool:
+    """True when no line break may fall between these two touching characters.
+
+    Korean keeps a word (어절) whole, particles and tails included: where
+    Hangul meets a Latin letter, a digit, a bracket or punctuation with no space
+    (``GPU가``, ``4로``, ``(row)을``, ``모델(LLM)의``, ``다.``), the line must not
+    break.  Hangul beside Hangul is the line-breaking mode's business
+    (``line-breaking: syllable`` allows it), and a dash or slash the writer
+    typed may still end a line.
+    """
+    if not before or not after or before.isspace() or after.isspace():
+        return False
+    hangul_before, hangul_after = is_hangul_char(before), is_hangul_char(after)
+    if hangul_before == hangul_after:
+        return False
+    return before not in BREAKS_AFTER and after not in BREAKS_AFTER
+
+
+def edge_char(node: dict[str, Any], last: bool) -> str:
+    """The first (or last) character a node prints; ``""``: a space, raw or unknown.
+
+    Inline math counts as a Latin letter; a footnote mark as a digit.
+    """
+    kind = node["t"]
+    if kind == "Str":
+        return node["c"][-1 if last else 0] if node["c"] else ""
+    if kind == "Code":
+        text = node["c"][1]
+        return text[-1 if last else 0] if text else ""
+    if kind == "Math":
+        return "x" if node["c"][0]["t"] == "InlineMath" else ""
+    if kind == "Note":
+        return "1"
+    if kind == "Quoted":
+        return QUOTE_MARKS.get(node["c"][0]["t"], ("", ""))[1 if last else 0]
+    if kind in WRAPPERS:
+        inlines = node["c"]
+    elif kind in ("Span", "Link", "Cite"):
+        inlines = node["c"][1]
+    else:
+        return ""  # Space, SoftBreak, LineBreak, RawInline, Image
+    if not inlines:
+        return ""
+    return edge_char(inlines[-1 if last else 0], last)
+
+
+def split_glued(text: str) -> list[str]:
+    """``text`` cut at every glued junction: ``"모델(LLM)의"`` → ``["모델", "(LLM)", "의"]``."""
+    pieces = []
+    start = 0
+    for index in range(1, len(text)):
+        if glued(text[index - 1], text[index]):
+            pieces.append(text[start:index])
+            start = index
+    pieces.append(text[start:])
+    return pieces
+
+
+def keep_glued(blocks: Blocks, mark: Callable[[], dict[str, Any]]) -> Blocks:
+    """Put ``mark()`` (the engine's no-break, e.g. LaTeX ``\\nobreak{}``) at every glued junction.
+
+    The rule (:func:`glued`) is shared; each engine renders the mark its way.
+    Junctions are found inside ``Str`` text and between touching inline nodes
+    (``\\`x\\`로``, ``$n$개``, ``[GPU](…)가``, ``**GPU**를``).  Code blocks, raw
+    blocks and the text of code and math are never touched.  Korean books only:
+    the caller decides.  Changes ``blocks`` in place and returns them.
+    """
+
+    def inlines_of(items: list[Any]) -> list[Any]:
+        out: list[Any] = []
+        for item in items:
+            visit(item)
+            if out and glued(edge_char(out[-1], True), edge_char(item, False)):
+                out.append(mark())
+            pieces = split_glued(item["c"]) if item["t"] == "Str" else []
+            if len(pieces) < 2:
+                out.append(item)
+                continue
+            for index, piece in enumerate(pieces):
+                if index:
+                    out.append(mark())
+                out.append({"t": "Str", "c": piece})
+        return out
+
+    def visit(value: Any) -> None:
+        if isinstance(value, list):
+            if value and all(isinstance(i, dict) and i.get("t") in INLINE_TYPES for i in value):
+                value[:] = inlines_of(value)
+                return
+            for item in value:
+                visit(item)
+        elif isinstance(value, dict) and value.get("t") not in ("CodeBlock", "RawBlock"):
+            content = value.get("c")
+            if isinstance(content, (list, dict)):
+                visit(content)
+
+    visit(blocks)
+    return blocks
+
+
+# --- Table cells: whole Latin words, no lone operator (ZeRO-/1, all-/reduce, "+") ----------
+
+# A Latin word with a hyphen or slash in it (``all-reduce``, ``ZeRO-1``, ``fp16/bf16``),
+# with the Korean particle that may follow it (``ZeRO-1과``).
+CELL_WORD = re.compile(r"[A-Za-z0-9][\w.]*(?:[-/][\w.]+)+")
+LONE_OPERATORS = frozenset(("+", "-", "\u2212", "\u00d7", "\u00b1", "=", "~"))
+
+
+def table_cell_words(blocks: Blocks, keep: Callable[[list[Any]], list[Any]]) -> Blocks:
+    """In table cells, keep hyphenated Latin words whole and a lone operator with its word.
+
+    A narrow column otherwise breaks after the hyphen (``ZeRO-`` / ``1``) or leaves
+    ``+`` alone on a line above ``그래디언트``.  ``keep(inlines)`` is the engine's
+    way of saying "no break inside" (a nowrap span, an ``\\mbox``); a lone operator
+    is joined to the next word by a no-break space, which every engine knows.
+    Shared by the PDF writers; changes ``blocks`` in place and returns them.
+    """
+
+    def fix(inlines: list[Any]) -> list[Any]:
+        out: list[Any] = []
+        skip_space = False
+        for index, item in enumerate(inlines):
+            if skip_space and item["t"] == "Space":
+                out.append({"t": "Str", "c": "\u00a0"})
+                skip_space = False
+                continue
+            skip_space = False
+            if item["t"] != "Str":
+                out.append(item)
+                continue
+            text = item["c"]
+            following = inlines[index + 1]["t"] if index + 1 < len(inlines) else ""
+            if text in LONE_OPERATORS and following == "Space":
+                out.append(item)
+                skip_space = True
+                continue
+            if CELL_WORD.search(text):
+                out += keep([item])
+                continue
+            out.append(item)
+        return out
+
+    def visit(value: Any, in_table: bool) -> None:
+        if isinstance(value, list):
+            if (
+                in_table
+                and value
+                and all(isinstance(i, dict) and i.get("t") in INLINE_TYPES for i in value)
+            ):
+                for item in value:
+                    visit(item, in_table)
+                value[:] = fix(value)  # after the children: a new mark is not visited again
+                return
+            for item in value:
+                visit(item, in_table)
+        elif isinstance(value, dict) and value.get("t") not in ("CodeBlock", "RawBlock", "Code"):
+            content = value.get("c")
+            if isinstance(content, (list, dict)):
+                visit(content, in_table or value.get("t") == "Table")
+
+    visit(blocks, False)
+    return blocks
+
+
+# --- Code blocks: wrap long lines at token boundaries, with a continuation mark -------------
+
+CONTINUATION = "\u21aa"  # ↪, drawn at the start of a continuation line, inside the box
+# A line may break after these (and at a space); never inside a name or number.
+BREAK_AFTER_CODE = frozenset(",.;([{=+-*/%&|<>:")
+
+
+def code_width(text: str) -> int:
+    """Columns ``text`` takes in a monospace font: wide (Hangul, CJK) characters count 2."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def code_break(text: str, end: int) -> bool:
+    """Whether a code line may break before ``text[end]``: at a space, after ``,`` ``(`` etc."""
+    char = text[end - 1]
+    after_mark = (char == " " or char in BREAK_AFTER_CODE) and bool(text[:end].strip())
+    return after_mark or (end < len(text) and text[end] == " ")
+
+
+def wrap_code_line(line: str, columns: int) -> list[str]:
+    """``line`` cut into pieces of at most ``columns`` columns at token boundaries.
+
+    Breaks fall at a space or after ``,`` ``.`` ``(`` and operators, never inside a
+    name; continuation pieces carry the line's indent, two more spaces and ``↪ ``.
+    Only a token longer than a whole line is cut inside.  Joining the pieces
+    without their continuation prefixes gives the line back (spaces at a break
+    stay at the end of the piece before it).
+    """
+    if columns < 12 or code_width(line) <= columns:
+        return [line]
+    indent = line[: len(line) - len(line.lstrip(" "))]
+    prefix = indent + "  " + CONTINUATION + " "
+    pieces: list[str] = []
+    rest = line
+    room = columns
+    while code_width(rest) > room:
+        cut = 0
+        used = 0
+        for index, char in enumerate(rest):
+            used += code_width(char)
+            if used > room:
+                break
+            end = index + 1
+            if code_break(rest, end):
+                cut = end
+        if cut == 0 or (not pieces and cut <= len(indent)):
+            cut = max(1, index)  # one token longer than a line: cut it
+        while cut < len(rest) and rest[cut] == " ":
+            cut += 1
+        pieces.append(rest[:cut])
+        rest = rest[cut:]
+        room = columns - code_width(prefix)
+    pieces.append(rest)
+    return [pieces[0]] + [prefix + piece for piece in pieces[1:]]
+
+
+def unwrap_code_lines(lines: list[str]) -> list[str]:
+    """The source lines back from wrapped ones (the inverse of :func:`wrap_code_line`)."""
+    out: list[str] = []
+    for line in lines:
+        stripped = line.lstrip(" ")
+        if out and stripped.startswith(CONTINUATION + " "):
+            out[-1] += stripped[2:]
+        else:
+            out.append(line)
+    return out
+
+
+def wrap_code(blocks: Blocks, columns: int) -> Blocks:
+    """Every code block's long lines wrapped to ``columns`` (see :func:`wrap_code_line`).
+
+    The writer knows the box's width in characters from the page geometry and
+    the code font size; the rule is the same for every engine.  Changes
+    ``blocks`` in place and returns them.
+    """
+    for node in iter_nodes(blocks):
+        if node["t"] == "CodeBlock":
+            text = node["c"][1]
+            lines = [p for line in text.split("\n") for p in wrap_code_line(line, columns)]
+            node["c"][1] = "\n".join(lines)
+    return blocks

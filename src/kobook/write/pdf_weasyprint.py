@@ -16,19 +16,21 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..cache import Cache
-from ..errors import Diagnostic, KobookError
+from ..cache import Cache, digest
+from ..errors import Diagnostic, KobookError, Location
 from ..load import Book, Config
 from ..parse import Doc
 from ..parse.ast import copy_tree, iter_nodes
 from ..reproducible import w3c_datetime
 from ..transform.leaks import html_leaks
-from . import passes, weasy_images, weasy_reproducible
+from . import codewrap, passes, weasy_images, weasy_justify, weasy_reproducible
 from .common import atomic_output, blocks_to_html, highlight_css, part_titles, toc_entries
 from .fonts import resolve_fonts
-from .layout import page_layout
-from .mathsvg import MathError, formula_location, render_math
-from .pdf_images import print_ready
+from .latex_meta import class_options
+from .layout import PageLayout, page_layout
+from .mathsvg import MathError, formula_location, math_font, math_key, render_math
+from .pdf_images import VERSION as IMAGE_VERSION
+from .pdf_images import needs_conversion, print_ready
 from .sanitize import sanitize_blocks
 from .templates import environment
 from .weasy_fetch import BookFetcher, refused_problems
@@ -49,6 +51,8 @@ def prepare(doc: Doc, book: Book, cache: Cache | None, problems: list[Diagnostic
     blocks = passes.equation_numbers(blocks)
     blocks = passes.upright_hangul(blocks)
     blocks = passes.code_languages(blocks)
+    blocks = passes.wrap_code(blocks, weasy_code_columns(book.config))
+    blocks = passes.table_cell_words(blocks, nowrap)
     blocks = passes.footnotes_inline(blocks)
     blocks = passes.emoji(blocks)
 
@@ -63,8 +67,21 @@ def prepare(doc: Doc, book: Book, cache: Cache | None, problems: list[Diagnostic
             )
         )
 
-    blocks = passes.math_as_svg(blocks, cache, math_error)
+    blocks = passes.math_as_svg(blocks, cache, math_error, math_font(book.config.get("mathfont")))
     return print_images(blocks, book.root, cache)
+
+
+def weasy_code_columns(config: Config) -> int:
+    """Characters per line of a ``pre`` box in book.css.j2 (0.8em type, 0.8em padding each side)."""
+    layout = page_layout(config)
+    scale = 0.8
+    padding = 2 * 0.8 * scale * codewrap.points(layout.font_size) + 1.0
+    return codewrap.code_columns(layout, scale, padding, resolve_fonts(config).mono[0])
+
+
+def nowrap(inlines: list[Any]) -> list[Any]:
+    """WeasyPrint's mark for :func:`passes.table_cell_words`: a ``span.nobreak`` (nowrap)."""
+    return [{"t": "Span", "c": [["", ["nobreak"], []], inlines]}]
 
 
 def print_images(blocks: list[Any], root: Path, cache: Cache | None) -> list[Any]:
@@ -81,10 +98,10 @@ def print_images(blocks: list[Any], root: Path, cache: Cache | None) -> list[Any
     return blocks
 
 
-def _draw_math(item: tuple[str, bool, Path | None]) -> None:
-    tex, display, root = item
+def _draw_math(item: tuple[str, bool, Path | None, str | None]) -> None:
+    tex, display, root, font = item
     with contextlib.suppress(MathError):  # cached as an error; reported where it is used
-        render_math(tex, display, Cache(root))
+        render_math(tex, display, Cache(root), font)
 
 
 def _ready_image(item: tuple[Path, Path | None]) -> None:
@@ -96,7 +113,9 @@ def prefetch(book: Book, docs: list[Doc], cache: Cache | None) -> None:
     """Draw math and flatten images on both cores before the (sequential) passes run.
 
     Results land in the cache, so the passes find them; with no cache, or little
-    to do, nothing is started.
+    to do, nothing is started.  What the cache already holds is not counted:
+    forking the workers only to find every formula drawn was a twentieth of a
+    second of each ``kobook preview --pdf`` rebuild.
     """
     if cache is None or cache.root is None:
         return
@@ -106,12 +125,15 @@ def prefetch(book: Book, docs: list[Doc], cache: Cache | None) -> None:
         for n in iter_nodes(d.blocks)
         if n["t"] == "Math"
     }
+    font = math_font(book.config.get("mathfont"))
+    math = {(tex, display) for tex, display in math if not math_cached(tex, display, cache, font)}
     images = {
         (book.root / n["c"][2][0]).resolve()
         for d in docs
         for n in iter_nodes(d.blocks)
         if n["t"] == "Image" and (book.root / n["c"][2][0]).is_file()
     }
+    images = {path for path in images if not image_ready(path, cache)}
     if len(math) + len(images) < 16:
         return
     import multiprocessing
@@ -119,8 +141,30 @@ def prefetch(book: Book, docs: list[Doc], cache: Cache | None) -> None:
 
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
-        list(pool.map(_draw_math, [(t, d, cache.root) for t, d in sorted(math)], chunksize=8))
+        drawings = [(t, d, cache.root, font) for t, d in sorted(math)]
+        list(pool.map(_draw_math, drawings, chunksize=8))
         list(pool.map(_ready_image, [(p, cache.root) for p in sorted(images)], chunksize=2))
+
+
+def math_cached(tex: str, display: bool, cache: Cache, font: str | None = None) -> bool:
+    """Whether ``render_math`` has an entry for the formula (drawn, or failed)."""
+    key = math_key(tex, display, font or math_font())
+    path = cache.path("math", key, ".json")
+    return path is not None and path.is_file()
+
+
+def image_ready(path: Path, cache: Cache) -> bool:
+    """Whether ``print_ready`` has nothing to do for the image (kept as is, or converted)."""
+    if path.suffix.lower() in (".svg", ".pdf"):
+        return True
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    if not needs_conversion(data):
+        return True
+    entry = cache.path("print-image", digest("print-image", IMAGE_VERSION, data), ".png")
+    return entry is not None and entry.is_file()
 
 
 def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, list[Diagnostic]]:
@@ -146,13 +190,16 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
         for doc, html in zip(docs, parts, strict=False)
     ]
     fonts = resolve_fonts(config)
+    problems += math_font_problems(book)
     env = environment(book.root)
     layout = page_layout(config)
     colorlinks = config.get("colorlinks", True)
     css = env.get_template("pdf/book.css.j2").render(
         page=layout,
+        figure_height=figure_height(layout),
         fonts=fonts,
         word_break=word_break(config),
+        sides=sides(config),
         highlight_css=highlight_css(),
         link_color=config.get("linkcolor", "#1f4e8c") if colorlinks else "inherit",
         url_color=config.get("urlcolor", "#1f4e8c") if colorlinks else "inherit",
@@ -179,6 +226,54 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
         version=__version__,
     )
     return passes.without_separators(html), problems
+
+
+def math_font_problems(book: Book) -> list[Diagnostic]:
+    """FONT002 when ``mathfont:`` names a font fontconfig does not know (the default is
+    used instead, as for the other fonts)."""
+    name = book.config.get("mathfont")
+    if not name or math_font(str(name)) is not None:
+        return []
+    from .fonts import key_line_of
+
+    fallback = Path(math_font() or "STIX Two Math").name
+    return [
+        Diagnostic(
+            "FONT002",
+            f"math font '{name}' (mathfont) is not installed; using {fallback}",
+            Location(book.config.path, key_line_of(book.config, "mathfont")),
+            "install it, or name an installed OpenType math font (fc-list :lang=und-zmth family)",
+            "warning",
+        )
+    ]
+
+
+MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72, "pc": 25.4 / 6}
+
+
+def millimetres(value: str) -> float:
+    """A ``page_layout`` length (``25mm``, ``10pt``, ``1in``) in millimetres."""
+    match = re.fullmatch(r"([\d.]+)\s*([a-z]+)", value.strip())
+    if not match or match.group(2) not in MM:
+        return 0.0
+    return float(match.group(1)) * MM[match.group(2)]
+
+
+def figure_height(layout: PageLayout) -> str:
+    """The tallest a figure's image may be: the text block less three lines for its
+    caption, so a tall figure (a cheat sheet) can still be as wide as the text."""
+    text = millimetres(layout.height) - millimetres(layout.top) - millimetres(layout.bottom)
+    caption = 3 * layout.line_height * millimetres(layout.font_size)
+    return f"{max(text - caption, 40.0):.1f}mm"
+
+
+def sides(config: Config) -> dict[str, bool]:
+    """Two-sided, chapters on right-hand pages, unless ``classoption`` says ``oneside``
+    or ``openany``: the same keys, read the same way, as the XeLaTeX engine's scrbook
+    (an option it cannot honour is reported there, TEX004, not here)."""
+    settings = class_options(config.get("documentclass"), config.get("classoption"))
+    twoside = settings.sides == "twoside"
+    return {"twoside": twoside, "openright": twoside and settings.open == "right"}
 
 
 def word_break(config: Config) -> str:
@@ -249,6 +344,7 @@ def write_pdf(
     install()
     weasy_images.install()
     weasy_reproducible.install()
+    weasy_justify.install()
     html, problems = render_html(book, docs, cache)
     problems += html_leaks(docs, "weasyprint")  # LEAK002: raw HTML it cannot draw
     weasy_logger = logging.getLogger("weasyprint")

@@ -28,6 +28,7 @@ from ..boundary import inside, within
 from ..cache import Cache
 from ..errors import Diagnostic, KobookError, Location
 from ..korean.hangul import has_hangul
+from ..lang import language_of
 from ..load import Book, Chapter, Config
 from ..load.config import key_line
 from ..parse import Doc, api_version
@@ -69,6 +70,7 @@ from .latex_screen import (
     template_partials,
 )
 from .layout import page_layout
+from .mathsvg import math_font as default_math_font
 from .sanitize import sanitize_blocks
 from .templates import BUILTIN
 
@@ -615,7 +617,11 @@ def prepare(
     blocks = book_blocks(blocks, book.config.language == "en")
     blocks = passes.upright_hangul(blocks)
     blocks = passes.code_languages(blocks)
+    blocks = passes.wrap_code(blocks, xe_code_columns(book.config))
+    blocks = passes.table_cell_words(blocks, mbox)
     blocks = passes.emoji(blocks)
+    if language_of(doc.chapter.lang or book.config.lang) == "ko":
+        blocks = passes.keep_glued(blocks, no_break)
     blocks = spans(blocks, cache, problems, doc, assets)
     blocks = images(blocks, book.root, cache, assets)
     blocks = table_widths(blocks)
@@ -624,6 +630,32 @@ def prepare(
     blocks = fallback_fonts(blocks, main_font, fallbacks)
     mark = raw_block("latex", f"{CHAPTER_MARK}{doc.chapter.id}")
     return [mark, *part_page(part), *chapter_counter(doc), *blocks]
+
+
+def xe_code_columns(config: Config) -> int:
+    """Characters per line of a code box in book.latex (``\\small``, tcolorbox padding).
+
+    \\small is 0.9 × the body size; left/right 4pt, boxsep 1mm and the 0.4pt rules.
+    """
+    from . import codewrap
+
+    padding = 2 * (4 + 2.85 + 0.4)
+    return codewrap.code_columns(page_layout(config), 0.9, padding, resolve_fonts(config).mono[0])
+
+
+def mbox(inlines: list[Any]) -> list[Any]:
+    """XeLaTeX's mark for :func:`passes.table_cell_words`: an ``\\mbox`` (no break, no hyphen)."""
+    return [raw_inline("latex", "\\mbox{"), *inlines, raw_inline("latex", "}")]
+
+
+def no_break() -> dict[str, Any]:
+    """XeLaTeX's mark for :func:`passes.keep_glued`: a penalty TeX never breaks at.
+
+    xetexko puts a zero glue between Latin (or math, or a bracket) and Hangul,
+    and a glue is a legal break; after ``\\nobreak`` it is not, and xetexko
+    adds no glue after a penalty.
+    """
+    return raw_inline("latex", "\\nobreak{}")
 
 
 class Raw(str):
@@ -675,7 +707,8 @@ def template_variables(
     size = layout.font_size
     original = config.original
     math_font = config.get("mathfont")
-    math_path = "" if math_font else stix_math_font()
+    # The WeasyPrint engine's default math font (mathsvg.math_font), so both engines match.
+    math_path = "" if math_font else (default_math_font() or stix_math_font())
     return {
         "mathfont": Raw(latex_escape(str(math_font or ""))),  # a name, never LaTeX
         "mathfontpath": Raw(str(Path(math_path).parent)) if math_path else "",
@@ -696,6 +729,7 @@ def template_variables(
         "CJKmonofont": fontspec_font(str(fonts.named.get("CJKmonofont") or hangul_mono)),
         "fallbackfonts": [{"family": Raw(f), "command": Raw(c)} for f, c in fallbacks.items()],
         "keepall": config.line_breaking == "word",
+        "frenchspacing": config.language != "en",
         "numbersections": config.numbersections,
         "tocdepth": str(config.toc_depth - 1),
         "accent": "1F4E8C",
@@ -988,11 +1022,30 @@ def render_latex(
         ),
         latex,
     )
+    latex = own_running_heads(latex)
     latex, found = insert_includes(latex, book, includes)
     return passes.without_separators(latex), problems + found
 
 
 INCLUDES_MARK = "%% kobook-header-includes"
+# An unnumbered chapter of the body (the preface, References): up to two brace levels
+# in its title (\texorpdfstring{\textbf{References}}{References}).
+UNNUMBERED_CHAPTER = re.compile(
+    r"\\(?:addchap|chapter\*)\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
+)
+
+
+def own_running_heads(latex: str) -> str:
+    """An unnumbered chapter (the preface, References, 감사의 말) puts its own title in
+    the running head: neither ``\\chapter*`` nor ``\\addchap`` sets the mark, so 차례
+    stood over the preface and the last chapter's title over the References."""
+    head, begin, body = latex.partition("\\begin{document}")
+    if not begin:
+        return latex
+    body = UNNUMBERED_CHAPTER.sub(
+        lambda m: f"{m.group(0)}\\markboth{{{m.group(1)}}}{{{m.group(1)}}}", body
+    )
+    return head + begin + body
 
 
 def insert_includes(

@@ -1,0 +1,65 @@
+"""How many characters a code box holds, from the page geometry and the code font.
+
+Both PDF engines wrap long code lines with the same rule
+(:func:`kobook.write.passes.wrap_code`); each knows its code box (font size,
+padding) and asks here for the width in columns of the monospace font.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import subprocess
+
+from .layout import PageLayout
+
+POINTS = {"pt": 1.0, "mm": 72 / 25.4, "cm": 72 / 2.54, "in": 72.0, "pc": 12.0, "px": 0.75}
+# Half-width Latin in the CJK monospace fonts kobook prefers (Noto Sans Mono CJK, D2Coding).
+DEFAULT_ADVANCE = 0.5
+
+
+def points(length: str) -> float:
+    """``"25mm"`` → 70.87 (points); a length the layout module already checked."""
+    match = re.fullmatch(r"\s*([\d.]+)\s*([a-z]*)\s*", length)
+    if not match:
+        return 0.0
+    return float(match.group(1)) * POINTS.get(match.group(2) or "pt", 1.0)
+
+
+@functools.cache
+def mono_advance(family: str) -> float:
+    """Advance of ``0`` in the installed ``family``, in em (0.5 for the CJK monospaces).
+
+    Read from the font file fontconfig picks; the CJK default when it cannot be read.
+    """
+    if shutil.which("fc-match") is None:
+        return DEFAULT_ADVANCE
+    try:
+        found = subprocess.run(
+            ["fc-match", "-f", "%{file}\n%{index}", family],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.split("\n")
+        from fontTools.ttLib import TTFont
+
+        # A collection (.ttc) holds several faces; fontconfig names the one it means.
+        font = TTFont(found[0], fontNumber=int(found[1] or 0), lazy=True)
+        glyph = font.getBestCmap().get(ord("0"))
+        advance = font["hmtx"][glyph][0] / font["head"].unitsPerEm
+    except Exception:  # no font, a collection it cannot read: the common case
+        return DEFAULT_ADVANCE
+    return advance if 0.3 < advance < 1.0 else DEFAULT_ADVANCE
+
+
+def code_columns(layout: PageLayout, scale: float, padding_pt: float, family: str) -> int:
+    """Columns of ``family`` at ``scale`` × the body size that fit the text width less padding.
+
+    Two columns are kept in reserve for a box inside a list or callout.
+    """
+    width = points(layout.width) - points(layout.inner) - points(layout.outer) - padding_pt
+    size = points(layout.font_size) * scale
+    if size <= 0 or width <= 0:
+        return 0
+    return max(0, int(width / (size * mono_advance(family))) - 2)

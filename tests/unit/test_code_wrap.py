@@ -1,0 +1,112 @@
+"""Code lines wrapped at token boundaries, table-cell words kept whole, Korean letter spacing."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from kobook.write import passes
+from kobook.write.codewrap import code_columns, points
+from kobook.write.layout import PageLayout
+from kobook.write.passes import CONTINUATION, code_width, unwrap_code_lines, wrap_code_line
+from kobook.write.weasy_justify import LETTER_MAX, SPACE_STRETCH, byte_spans, letter_budget
+
+LINES = [
+    "policy = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)",
+    "optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)  # 랭크마다 자기 조각만 갱신",
+    "        return self.layer_norm(hidden_states + self.dropout(self.attention(hidden_states)))",
+    "x" * 90,
+]
+
+
+@pytest.mark.parametrize("line", LINES)
+@pytest.mark.parametrize("columns", [30, 48, 60])
+def test_wrapped_pieces_fit_and_join_back(line: str, columns: int) -> None:
+    pieces = wrap_code_line(line, columns)
+    assert len(pieces) > 1
+    assert all(code_width(p.rstrip()) <= columns for p in pieces)
+    assert unwrap_code_lines(pieces) == [line]
+    assert all(p.lstrip().startswith(CONTINUATION + " ") for p in pieces[1:])
+
+
+@pytest.mark.parametrize("line", LINES[:3])
+def test_breaks_fall_between_tokens(line: str) -> None:
+    """Never inside a name: the piece ends at a space or after , . ( = etc."""
+    pieces = wrap_code_line(line, 40)
+    for before, after in itertools.pairwise(pieces):
+        body = after.lstrip()[2:]
+        assert before[-1] == " " or before[-1] in passes.BREAK_AFTER_CODE, (before, body)
+
+
+def test_continuation_keeps_the_indent() -> None:
+    pieces = wrap_code_line(LINES[2], 50)
+    assert pieces[1].startswith("        " + "  " + CONTINUATION)
+
+
+def test_short_lines_and_hangul_width() -> None:
+    assert wrap_code_line("print(1)", 40) == ["print(1)"]
+    assert code_width("가a") == 3  # Hangul takes two columns in a monospace font
+    assert len(wrap_code_line("# " + "가나다라 " * 10, 40)) > 1
+
+
+def test_columns_from_the_page() -> None:
+    a4 = PageLayout("210mm", "297mm", "25mm", "25mm", "25mm", "25mm", "10pt", 1.6)
+    assert points("25mm") == pytest.approx(70.87, abs=0.01)
+    wide = code_columns(a4, 0.8, 13.8, "DejaVu Sans Mono")
+    narrow = code_columns(a4, 1.0, 13.8, "DejaVu Sans Mono")
+    assert 70 < wide < 100 and narrow < wide
+
+
+def test_code_blocks_wrapped_in_the_ast() -> None:
+    blocks = [{"t": "CodeBlock", "c": [["", ["python"], []], LINES[0] + "\nx = 1"]}]
+    passes.wrap_code(blocks, 40)
+    lines = blocks[0]["c"][1].split("\n")
+    assert unwrap_code_lines(lines) == [LINES[0], "x = 1"]
+    assert len(lines) > 2
+
+
+def cell(text: str) -> dict:
+    inlines: list[dict] = []
+    for index, word in enumerate(text.split(" ")):
+        if index:
+            inlines.append({"t": "Space"})
+        inlines.append({"t": "Str", "c": word})
+    return {"t": "Table", "c": [["", [], []], {"t": "Plain", "c": inlines}]}
+
+
+def test_table_cells_keep_latin_words_and_operators() -> None:
+    blocks = [cell("ZeRO-1 + 그래디언트 all-reduce 없음")]
+    marked = []
+
+    def keep(inlines: list) -> list:
+        marked.append(inlines[0]["c"])
+        return [{"t": "Span", "c": [["", ["nobreak"], []], inlines]}]
+
+    passes.table_cell_words(blocks, keep)
+    assert marked == ["ZeRO-1", "all-reduce"]
+    inlines = blocks[0]["c"][1]["c"]
+    plus = next(i for i, n in enumerate(inlines) if n.get("c") == "+")
+    assert inlines[plus + 1] == {"t": "Str", "c": "\u00a0"}  # "+" stays with 그래디언트
+
+
+def test_prose_outside_tables_untouched() -> None:
+    para = {"t": "Para", "c": [{"t": "Str", "c": "all-reduce"}]}
+    passes.table_cell_words([para], lambda i: [])
+    assert para["c"] == [{"t": "Str", "c": "all-reduce"}]
+
+
+def test_letter_budget() -> None:
+    em = 10.0
+    # Slack the spaces can take alone: no letter spacing.
+    assert letter_budget(SPACE_STRETCH * em * 4, 4, 40, em) == 0
+    # More: letters open, never beyond the cap.
+    assert 0 < letter_budget(SPACE_STRETCH * em * 4 + 5, 4, 40, em) <= LETTER_MAX * em
+    assert letter_budget(1000, 4, 40, em) == pytest.approx(LETTER_MAX * em)
+    assert letter_budget(10, 0, 0, em) == 0
+
+
+def test_byte_spans_skip_spaces() -> None:
+    text = "층의 all-gather를\u00a0현재"
+    data = text.encode()
+    assert [data[a:b].decode() for a, b in byte_spans(text)] == ["층의", "all-gather를", "현재"]
