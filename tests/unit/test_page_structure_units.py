@@ -26,8 +26,8 @@ def test_inline_fraction_is_drawn_in_text_style() -> None:
 
 
 def test_default_math_font_is_the_lighter_latin_modern() -> None:
-    if mathsvg.font_file(mathsvg.DEFAULT_MATH_FONT) is None:
-        pytest.skip("Latin Modern Math is not installed (fonts-lmodern)")
+    # fonts-lmodern comes with scripts/install-system-deps.sh: its absence is a failure.
+    assert mathsvg.font_file(mathsvg.DEFAULT_MATH_FONT) is not None
     font = mathsvg.math_font()
     assert font is not None and "latinmodern-math" in font
     assert mathsvg.math_font("No Such Math Font") is None

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import functools
 import re
-import shutil
-import subprocess
 
+from .fonts import fontconfig
 from .layout import PageLayout
 
 POINTS = {"pt": 1.0, "mm": 72 / 25.4, "cm": 72 / 2.54, "in": 72.0, "pc": 12.0, "px": 0.75}
@@ -33,15 +32,8 @@ def mono_advance(family: str) -> float:
 
     Read from the font file fontconfig picks; the CJK default when it cannot be read.
     """
-    if shutil.which("fc-match") is None:
-        return DEFAULT_ADVANCE
+    found = fontconfig("fc-match", "-f", "%{file}\n%{index}", family).split("\n")
     try:
-        found = subprocess.run(
-            ["fc-match", "-f", "%{file}\n%{index}", family],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.split("\n")
         from fontTools.ttLib import TTFont
 
         # A collection (.ttc) holds several faces; fontconfig names the one it means.

@@ -13,6 +13,7 @@ import functools
 import shutil
 
 from .. import limits, tools
+from .fonts import fontconfig
 
 PREFERRED = (
     "DejaVu Sans",
@@ -60,14 +61,7 @@ def covers(family: str, char: str) -> bool:
 @functools.cache
 def fallback_family(char: str) -> str | None:
     """An installed (non-emoji) family that has ``char``, preferring common ones."""
-    if shutil.which("fc-list") is None:
-        return None
-    out = tools.run(
-        ["fc-list", f":charset={ord(char):x}", "family"],
-        timeout=limits.TOOL_TIMEOUT,
-        what="fc-list",
-        text=True,
-    ).stdout
+    out = fontconfig("fc-list", f":charset={ord(char):x}", "family")
     families = {line.split(",")[0].strip() for line in out.splitlines() if line.strip()}
     families = {f for f in families if "emoji" not in f.lower()}
     for name in PREFERRED:

@@ -73,14 +73,21 @@ def stacks_for(language: str) -> tuple[list[str], list[str], list[str]]:
     return serif, sans, mono
 
 
+def fontconfig(*args: str) -> str:
+    """What ``fc-list``/``fc-match`` ``args`` prints; "" when fontconfig is missing or fails
+    (callers then fall back to a default: a missing font is never an error here)."""
+    if shutil.which(args[0]) is None:
+        return ""
+    try:
+        return tools.run(list(args), timeout=limits.TOOL_TIMEOUT, what=args[0], text=True).stdout
+    except OSError:
+        return ""
+
+
 @functools.cache
 def fc_list(pattern: str = ":") -> frozenset[str]:
     """Family names fontconfig knows for ``pattern`` (all names of each family)."""
-    if shutil.which("fc-list") is None:
-        return frozenset()
-    out = tools.run(
-        ["fc-list", pattern, "family"], timeout=limits.TOOL_TIMEOUT, what="fc-list", text=True
-    ).stdout
+    out = fontconfig("fc-list", pattern, "family")
     names: set[str] = set()
     for line in out.splitlines():
         for name in line.split(","):

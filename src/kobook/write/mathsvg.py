@@ -22,12 +22,12 @@ import json
 import re
 from dataclasses import dataclass
 
-from .. import limits, tools
 from ..cache import Cache, digest
 from ..errors import Location
 from ..korean.hangul import has_hangul
 from ..load import Chapter
 from ..transform.math_macros import without_size_switches
+from .fonts import fontconfig
 
 SIZE = 20.0  # drawing size in px; the result is scaled in em, so any size works
 # 2: size switches dropped, definitions refused; 3: inline math in text style, the font in the key
@@ -61,15 +61,7 @@ class MathError(ValueError):
 @functools.cache
 def hangul_text_font() -> str | None:
     """A Hangul TrueType/OpenType file (ziafont reads neither .ttc nor bitmap fonts)."""
-    try:
-        out = tools.run(
-            ["fc-list", ":lang=ko", "file", "family"],
-            timeout=limits.TOOL_TIMEOUT,
-            what="fc-list",
-            text=True,
-        ).stdout
-    except OSError:
-        return None
+    out = fontconfig("fc-list", ":lang=ko", "file", "family")
     files = [line.split(":", 1)[0] for line in out.splitlines()]
     files = [f for f in files if f.lower().endswith((".ttf", ".otf"))]
     preferred = ("Myeongjo", "Batang", "Serif", "Gothic")
@@ -83,15 +75,7 @@ def hangul_text_font() -> str | None:
 @functools.cache
 def font_file(family: str) -> str | None:
     """The TrueType/OpenType file of an installed font family (fontconfig), else None."""
-    try:
-        out = tools.run(
-            ["fc-list", f":family={family}", "file"],
-            timeout=limits.TOOL_TIMEOUT,
-            what="fc-list",
-            text=True,
-        ).stdout
-    except OSError:
-        return None
+    out = fontconfig("fc-list", f":family={family}", "file")
     files = sorted(line.split(":", 1)[0].strip() for line in out.splitlines())
     return next((f for f in files if f.lower().endswith((".otf", ".ttf"))), None)
 
