@@ -23,43 +23,46 @@ from pathlib import Path
 from ..boundary import inside
 from ..cache import atomic_write
 from ..errors import KobookError
+from ..lang.words import Words, language_of
+from ..write.fonts import SANS_BY_LANGUAGE, SERIF_BY_LANGUAGE
 
 CHAPTERS = ("01-intro.md", "02-next.md")  # in skeleton/LANG/, written to book/
 
 
 @dataclass(frozen=True)
 class Language:
-    """What differs between the languages ``kobook init --lang`` knows."""
+    """What the skeleton says in each language ``kobook init --lang`` knows; the words the
+    build prints (References, Preface, Figure) and the fonts come from kobook's own tables
+    (:mod:`kobook.lang.words`, :mod:`kobook.write.fonts`)."""
 
     tag: str  # metadata ``lang:``
     title: str
     author: str
     translator: str
-    references: str
-    preface: str
-    figure: str
-    font: str  # the CJK families, for the commented font keys
-    sans: str
+
+    def values(self) -> dict[str, str]:
+        """The skeleton's placeholders for this language."""
+        language = language_of(self.tag)
+        words = Words(language)
+        cjk = language if language in SERIF_BY_LANGUAGE else "ko"  # en: Hangul quotes
+        return {
+            "LANG": self.tag,
+            "AUTHOR": self.author,
+            "TRANSLATOR": self.translator,
+            "REFERENCES": words.word("references"),
+            "PREFACE": words.word("preface"),
+            "FIGURE": words.affix("figure")[0].strip(),
+            "CJKFONT": SERIF_BY_LANGUAGE[cjk][0],
+            "CJKSANS": SANS_BY_LANGUAGE[cjk][0],
+        }
 
 
 LANGUAGES = {
-    "ko": Language(
-        "ko-KR", "새 책", "지은이", "옮긴이", "참고 문헌", "들어가며", "그림",
-        "Noto Serif CJK KR", "Noto Sans CJK KR",
-    ),
-    "en": Language(
-        "en-US", "A New Book", "Author", "Translator", "References", "Preface", "Figure",
-        "Noto Serif CJK KR", "Noto Sans CJK KR",
-    ),
-    "ja": Language(
-        "ja-JP", "新しい本", "著者", "訳者", "参考文献", "はじめに", "図",
-        "Noto Serif CJK JP", "Noto Sans CJK JP",
-    ),
-    "zh": Language(
-        "zh-CN", "新书", "作者", "译者", "参考文献", "前言", "图",
-        "Noto Serif CJK SC", "Noto Sans CJK SC",
-    ),
-}  # fmt: skip
+    "ko": Language("ko-KR", "새 책", "지은이", "옮긴이"),
+    "en": Language("en-US", "A New Book", "Author", "Translator"),
+    "ja": Language("ja-JP", "新しい本", "著者", "訳者"),
+    "zh": Language("zh-CN", "新书", "作者", "译者"),
+}
 
 # Written from the skeleton as it is: package-data name → path in the book.
 COMMON = {
@@ -134,14 +137,7 @@ def skeleton(title: str, lang: str, requirement: str) -> dict[str, bytes]:
     words = LANGUAGES[lang]
     values = {
         "TITLE": json.dumps(title, ensure_ascii=False),  # a YAML double-quoted string
-        "LANG": words.tag,
-        "AUTHOR": words.author,
-        "TRANSLATOR": words.translator,
-        "REFERENCES": words.references,
-        "PREFACE": words.preface,
-        "FIGURE": words.figure,
-        "CJKFONT": words.font,
-        "CJKSANS": words.sans,
+        **words.values(),
     }
     files = {target: skeleton_bytes(name) for name, target in COMMON.items()}
     files["metadata.yaml"] = fill(skeleton_text("metadata.yaml"), values).encode()
