@@ -21,7 +21,8 @@ copy of the playbook: the cold start (an empty cache), then a few edits of one
 paragraph of chapter 3, each timed from the call to the pages written (HTML),
 to the chapter PDF written, and — where the preview server and watcher exist —
 from the file write to the ``reload`` event a client of the server's event
-stream receives.  Each edit row is the median of the edits.
+stream receives, and — with ``--pdf`` — to the ``pdf`` event.  Each edit row
+is the median of the edits.
 """
 
 from __future__ import annotations
@@ -189,7 +190,7 @@ def bench_dialect_book(name: str, source: Path, work: Path) -> list[Row]:
     return rows
 
 
-PREVIEW_EDITS = 3
+PREVIEW_EDITS = 5
 
 
 def bench_preview(work: Path) -> list[Row]:
@@ -264,7 +265,11 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
 
 
 def preview_end_to_end(session: object, source: Path, edit: object) -> list[tuple[str, float, str]]:
-    """File write → ``reload`` event on the server's event stream (when the server exists)."""
+    """File write → ``reload`` event on the server's event stream (when the server exists).
+
+    Measured twice: as ``kobook preview`` runs (pages only), then as ``kobook
+    preview --pdf`` runs, where the same write also ends in a ``pdf`` event.
+    """
     import http.client
     import statistics
     import threading
@@ -274,39 +279,60 @@ def preview_end_to_end(session: object, source: Path, edit: object) -> list[tupl
         from kobook.preview.watch import Watcher
     except ImportError:
         return [("preview edit → reload event", 0.0, "not measured: no preview server yet")]
-    server = start(session, "127.0.0.1", 0)  # type: ignore[arg-type]
-    watcher = Watcher(session, server.publish).start()  # type: ignore[arg-type]
-    seconds = []
+
+    def measure(pdf: bool, first: int) -> dict[str, list[float]]:
+        server = start(session, "127.0.0.1", 0)  # type: ignore[arg-type]
+        watcher = Watcher(session, server.publish, pdf=pdf).start()  # type: ignore[arg-type]
+        seconds: dict[str, list[float]] = {"reload": [], "pdf": []}
+        try:
+            watcher.wait_ready()
+            port = int(server.url.rstrip("/").rsplit(":", 1)[1])
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            conn.request("GET", "/__kobook/events")
+            stream = conn.getresponse()
+            seen: dict[str, float] = {}
+            arrived = threading.Event()
+            wanted = ("reload", "pdf") if pdf else ("reload",)
+
+            def read() -> None:
+                for raw in stream:
+                    for kind in wanted:
+                        if raw.startswith(f"event: {kind}".encode()):
+                            seen.setdefault(kind, time.perf_counter())
+                    if all(kind in seen for kind in wanted):
+                        arrived.set()
+
+            threading.Thread(target=read, daemon=True).start()
+            for n in range(PREVIEW_EDITS):
+                time.sleep(1.0)  # the previous batch is done
+                seen.clear()
+                arrived.clear()
+                written = time.perf_counter()
+                edit(first + n)  # type: ignore[operator]
+                if not arrived.wait(120):
+                    raise RuntimeError(f"no {' and '.join(wanted)} event")
+                for kind in wanted:
+                    seconds[kind].append(seen[kind] - written)
+            conn.close()
+        finally:
+            watcher.stop()
+            server.close()
+        return seconds
+
+    def row(name: str, values: list[float]) -> tuple[str, float, str]:
+        note = f"median of {len(values)}: " + " ".join(f"{x:.2f}" for x in values)
+        return (name, statistics.median(values), note)
+
     try:
-        watcher.wait_ready()
-        port = int(server.url.rstrip("/").rsplit(":", 1)[1])
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        conn.request("GET", "/__kobook/events")
-        stream = conn.getresponse()
-        reloads: list[float] = []
-        arrived = threading.Event()
-
-        def read() -> None:
-            for raw in stream:
-                if raw.startswith(b"event: reload"):
-                    reloads.append(time.perf_counter())
-                    arrived.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        for n in range(PREVIEW_EDITS):
-            time.sleep(1.0)  # the previous batch and its PDF are done
-            arrived.clear()
-            written = time.perf_counter()
-            edit(100 + n)  # type: ignore[operator]
-            if not arrived.wait(60):
-                return [("preview edit → reload event", 0.0, "FAILED: no reload event")]
-            seconds.append(reloads[-1] - written)
-        conn.close()
-    finally:
-        watcher.stop()
-        server.close()
-    note = f"median of {len(seconds)}: " + " ".join(f"{x:.2f}" for x in seconds)
-    return [("preview edit → reload event", statistics.median(seconds), note)]
+        pages = measure(False, 100)
+        with_pdf = measure(True, 200)
+    except RuntimeError as error:
+        return [("preview edit → reload event", 0.0, f"FAILED: {error}")]
+    return [
+        row("preview edit → reload event", pages["reload"]),
+        row("preview --pdf edit → reload event", with_pdf["reload"]),
+        row("preview --pdf edit → pdf event", with_pdf["pdf"]),
+    ]
 
 
 def main() -> int:

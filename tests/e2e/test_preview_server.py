@@ -354,11 +354,56 @@ def test_an_internal_error_is_shown_and_the_watcher_goes_on(
 def test_pdf_is_published_after_a_good_build(book: Path) -> None:
     published: list[Update] = []
     watcher = Watcher(Exploding(book), published.append, pdf=True)
-    watcher.handle({book / "book" / "01-one.md"})
-    assert [u.pdf for u in published] == [None, "01-one.pdf"]
-    assert published[1].pages == []  # the pages need no second reload
-    watcher.handle({book / "book" / "boom.md"})
-    assert len(published) == 3  # no PDF after a failed build
+    assert watcher.pdf_worker is not None
+    watcher.pdf_worker.start()
+    try:
+        watcher.handle({book / "book" / "01-one.md"})
+        assert watcher.pdf_worker.wait_idle(10)
+        assert [u.pdf for u in published] == [None, "01-one.pdf"]
+        assert published[1].pages == []  # the pages need no second reload
+        watcher.handle({book / "book" / "boom.md"})
+        assert watcher.pdf_worker.wait_idle(10)
+        assert len(published) == 3  # no PDF after a failed build
+    finally:
+        watcher.pdf_worker.stop()
+
+
+class SlowPdf(Exploding):
+    """A session whose chapter PDF takes until the test lets it finish."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.release = threading.Event()
+        self.typesetting = threading.Event()
+        self.pdfs = 0
+
+    def rebuild_pdf(self) -> Update:
+        self.typesetting.set()
+        assert self.release.wait(10)
+        self.pdfs += 1
+        return Update(pdf="01-one.pdf", seconds=0.1)
+
+
+def test_saves_during_a_pdf_are_built_at_once_and_typeset_once_more(book: Path) -> None:
+    published: list[Update] = []
+    session = SlowPdf(book)
+    watcher = Watcher(session, published.append, pdf=True)
+    assert watcher.pdf_worker is not None
+    watcher.pdf_worker.start()
+    try:
+        watcher.handle({book / "book" / "01-one.md"})
+        assert session.typesetting.wait(10)  # the first PDF is under way ...
+        for _ in range(3):  # ... and three saves get their pages without waiting for it
+            assert watcher.handle({book / "book" / "01-one.md"}).ok
+        assert [u.pages for u in published] == [["01-one.html"]] * 4
+        session.release.set()
+        assert watcher.pdf_worker.wait_idle(10)
+        # The three saves asked for one more PDF between them, not three.
+        assert session.pdfs == 2 and watcher.pdf_worker.runs == 2
+        assert [u.pdf for u in published].count("01-one.pdf") == 2
+    finally:
+        session.release.set()
+        watcher.pdf_worker.stop()
 
 
 def test_pdf_event_and_status_through_the_server(preview: Preview, events: EventStream) -> None:

@@ -50,7 +50,8 @@ class Watcher:
 
     ``publish`` receives every :class:`Update` (the server's
     :meth:`~kobook.preview.server.PreviewServer.publish`).  With ``pdf`` the
-    chapter PDF is rebuilt after each good HTML rebuild and published as well.
+    chapter PDF is rebuilt after each good HTML rebuild, by a :class:`PdfWorker`
+    (so the next save's pages never wait for it), and published as well.
     """
 
     def __init__(
@@ -74,8 +75,11 @@ class Watcher:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="kobook-preview-watch", daemon=True)
         self._default_filter = DefaultFilter()
+        self.pdf_worker = PdfWorker(session, publish) if pdf else None
 
     def start(self) -> Watcher:
+        if self.pdf_worker is not None:
+            self.pdf_worker.start()
         self._thread.start()
         return self
 
@@ -88,6 +92,8 @@ class Watcher:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout)
+        if self.pdf_worker is not None:
+            self.pdf_worker.stop(timeout)
 
     def wanted(self, change: Change, path: str) -> bool:
         """Whether a file-system event can change the book (a source, not an editor's backup)."""
@@ -114,16 +120,76 @@ class Watcher:
             self.ready.set()
 
     def handle(self, paths: Iterable[Path]) -> Update:
-        """One batch of saves: rebuild, publish, then (``pdf``) the chapter PDF."""
+        """One batch of saves: rebuild, publish, then (``pdf``) ask for the chapter PDF."""
         changed = set(paths)
         self.batches += 1
         update = guarded(lambda: self.session.rebuild(changed))
         self.publish(update)
-        if self.pdf and update.ok:
-            pdf_update = build_pdf(self.session, update)
-            if pdf_update is not None:
-                self.publish(pdf_update)
+        if self.pdf_worker is not None and update.ok:
+            self.pdf_worker.request(update)
         return update
+
+
+class PdfWorker:
+    """Typesets the chapter PDF in a thread of its own, after the pages.
+
+    A WeasyPrint chapter takes seconds: done in the watcher's thread, a save
+    made meanwhile waited for it before its pages were rebuilt.  Requests
+    coalesce: saves made while a PDF is typeset ask for one more run, which
+    takes the latest good build (:meth:`Session.rebuild_pdf` reads the session's
+    last good state once, at its start, and works on a copy).
+    """
+
+    def __init__(self, session: Session, publish: Publish) -> None:
+        self.session = session
+        self.publish = publish
+        self.runs = 0  # typesetting runs done (for tests)
+        self._lock = threading.Lock()
+        self._latest: Update | None = None  # the HTML update of the newest request
+        self._wanted = threading.Event()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="kobook-preview-pdf", daemon=True)
+
+    def start(self) -> PdfWorker:
+        self._thread.start()
+        return self
+
+    def request(self, html: Update) -> None:
+        """Typeset after this good HTML build (at once, or when the current run ends)."""
+        with self._lock:
+            self._latest = html
+            self._idle.clear()
+            self._wanted.set()
+
+    def wait_idle(self, timeout: float = 60.0) -> bool:
+        """Wait until every request so far is typeset (tests, and stopping)."""
+        return self._idle.wait(timeout)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop (a PDF under way is finished first, then nothing more is typeset)."""
+        self._stop.set()
+        self._wanted.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            self._wanted.wait()
+            if self._stop.is_set():
+                return
+            with self._lock:
+                html = self._latest
+                self._wanted.clear()
+            if html is not None:
+                result = build_pdf(self.session, html)
+                self.runs += 1
+                if result is not None:
+                    self.publish(result)
+            with self._lock:
+                if not self._wanted.is_set():
+                    self._idle.set()
 
 
 def guarded(rebuild: Callable[[], Update]) -> Update:
