@@ -65,8 +65,10 @@ def test_few_loose_lines(sample_pdf: Path) -> None:
     loose = checks.loose_lines(sample_pdf, 1.0)
     assert len(gaps) > 300
     assert len(loose) <= 0.012 * len(gaps), loose
-    # 1.5 em: the worst lines that remain (one of them is WeasyPrint's inline-math defect).
-    assert len(checks.loose_lines(sample_pdf, 1.5)) <= 3, checks.loose_lines(sample_pdf, 1.5)
+    # 1.5 em: the worst lines that remain, before a long inline code name.
+    assert len(checks.loose_lines(sample_pdf, 1.5)) <= 2, checks.loose_lines(sample_pdf, 1.5)
+    # A run of text after an inline formula was cut after its first word (9.4 em gaps).
+    assert max(gap for _, _, gap in gaps) < 3.0, checks.loose_lines(sample_pdf, 3.0)
 
 
 @pytest.mark.slow

@@ -11,7 +11,9 @@ the text readers copy.  Instead we teach WeasyPrint the CSS value:
   token that contains Hangul gets Pango's ``allow_breaks=false`` attribute, so
   Pango only breaks at spaces (and between non-Hangul tokens as usual);
 * where WeasyPrint asks whether it may break *between* two inline boxes
-  (``**커널**을``), a Hangul letter touching another letter answers no.
+  (``**커널**을``), a Hangul letter touching another letter answers no;
+* a text run that fits once its trailing space hangs is kept whole (see
+  :func:`fits_without_trailing_space`).
 
 The cost is one C attribute per Hangul word, measured at about 10 % of layout
 time.  Patching is idempotent and only affects elements styled ``keep-all``.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import contextvars
 import re
+from collections.abc import Callable
 from typing import Any
 
 _PATCHED = False
@@ -107,4 +110,56 @@ def install() -> None:
     line_break.can_break_text = can_break_text
     inline_layout.can_break_text = can_break_text
     preferred.can_break_text = can_break_text
+
+    # 4. A trailing space hangs (CSS Text 3, 4.1.3) when WeasyPrint fits a run of text.
+    original_split = inline_layout.split_first_line
+
+    def split_first_line(
+        text: str,
+        style: Any,
+        context: Any,
+        max_width: float | None,
+        justification_spacing: float,
+        is_line_start: bool = True,
+        minimum: bool = False,
+    ) -> Any:
+        result = original_split(
+            text, style, context, max_width, justification_spacing, is_line_start, minimum
+        )
+        if result[2] is None or max_width is None or minimum:
+            return result
+
+        def width(run: str) -> float | None:
+            layout = line_break.create_layout(run, style, context, max_width, 0)
+            first, resume = layout.get_first_line()
+            return None if resume is not None else float(line_break.line_size(first, style)[0])
+
+        if fits_without_trailing_space(text, style["white_space"], max_width, width):
+            # The whole run, unconstrained: the caller subtracts the hanging space.
+            return original_split(
+                text, style, context, None, justification_spacing, is_line_start, minimum
+            )
+        return result
+
+    inline_layout.split_first_line = split_first_line
     _PATCHED = True
+
+
+def fits_without_trailing_space(
+    text: str, white_space: str, max_width: float, width: Callable[[str], float | None]
+) -> bool:
+    """Would ``text`` fit in ``max_width`` once its trailing spaces hang?
+
+    WeasyPrint compares a run's width *with* its trailing space to the room
+    left; a run ending in a space that fits only without it (a run after an
+    inline image: ``상태를 <img>조각으로 나눠 … 랭크 <img>``) was then cut after
+    its first word, leaving the line with word gaps of nine em.  ``width``
+    measures a run on one line (None when it needs more than one).
+    """
+    if not text.endswith(" ") or white_space not in ("normal", "nowrap", "pre-line"):
+        return False
+    stripped = text.rstrip(" ")
+    if not stripped:
+        return False
+    measured = width(stripped)
+    return measured is not None and measured <= max_width
