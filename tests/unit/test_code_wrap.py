@@ -39,6 +39,35 @@ def test_breaks_fall_between_tokens(line: str) -> None:
         assert before[-1] == " " or before[-1] in passes.BREAK_AFTER_CODE, (before, body)
 
 
+@pytest.mark.parametrize(
+    ("line", "whole"),
+    [
+        ("torchrun --nnodes=4 --nproc_per_node=8 --node_rank=0 train.py", "--nproc_per_node"),
+        ("y = compute(alpha, beta) ->   result_value_of_the_function", "->"),
+        ("scale = factor * -1.0e-4 + offset_value_plus_more_words", "-1.0e-4"),
+        ("model = Wrapper(*positional_args, **keyword_arguments_long)", "**keyword_arguments_long"),
+        ("if left_hand_side_value == right_hand_side_value: return", "=="),
+    ],
+)
+def test_no_break_inside_marks_or_after_a_leading_sign(line: str, whole: str) -> None:
+    """``--nproc_per_node`` was cut between its dashes (``-↪ nproc_per_node``)."""
+    for columns in range(30, len(line)):  # narrower: a token longer than a line is cut
+        pieces = wrap_code_line(line, columns)
+        for before, after in itertools.pairwise(pieces):
+            body = after.lstrip()[2:]
+            joined = before + body
+            cut = len(before)
+            start = joined.find(whole)
+            assert not (0 <= start < cut < start + len(whole)), (columns, before, body)
+
+
+def test_a_binary_minus_may_end_a_piece() -> None:
+    assert passes.code_break("total = a-b", len("total = a-"))
+    assert not passes.code_break("run --flag", len("run -"))
+    assert not passes.code_break("run --flag", len("run --"))
+    assert not passes.code_break("x = -1", len("x = -"))
+
+
 def test_continuation_keeps_the_indent() -> None:
     pieces = wrap_code_line(LINES[2], 50)
     assert pieces[1].startswith("        " + "  " + CONTINUATION)

@@ -483,6 +483,9 @@ def table_cell_words(blocks: Blocks, keep: Callable[[list[Any]], list[Any]]) -> 
 CONTINUATION = "\u21aa"  # ↪, drawn at the start of a continuation line, inside the box
 # A line may break after these (and at a space); never inside a name or number.
 BREAK_AFTER_CODE = frozenset(",.;([{=+-*/%&|<>:")
+# Marks that may also start a token (a flag, a negative number, ``*args``): a break after
+# them only where they stand between two operands.
+SIGNS = frozenset("+-*")
 
 
 def code_width(text: str) -> int:
@@ -493,10 +496,26 @@ def code_width(text: str) -> int:
 
 
 def code_break(text: str, end: int) -> bool:
-    """Whether a code line may break before ``text[end]``: at a space, after ``,`` ``(`` etc."""
+    """Whether a code line may break before ``text[end]``: at a space, after ``,`` ``(`` etc.
+
+    Not inside a run of marks (``--``, ``->``, ``==``, ``**``) and not after a sign
+    that starts a token (``--nproc_per_node``, ``-1``, ``*args``): those belong to
+    the word after them; nor inside a number (``1.0e-4``).
+    """
+    if not text[:end].strip():
+        return False
     char = text[end - 1]
-    after_mark = (char == " " or char in BREAK_AFTER_CODE) and bool(text[:end].strip())
-    return after_mark or (end < len(text) and text[end] == " ")
+    following = text[end : end + 1]
+    if following == " " or char == " ":
+        return True
+    if char not in BREAK_AFTER_CODE or following in BREAK_AFTER_CODE:
+        return False
+    before = text[end - 2 : end - 1]
+    if char == "." and following.isdigit():
+        return False  # 1.0e-4
+    if char in SIGNS:
+        return before.isalnum() or before in ("_", ")", "]", "}", "'", '"')
+    return True
 
 
 def wrap_code_line(line: str, columns: int) -> list[str]:
