@@ -59,16 +59,15 @@ def test_few_loose_lines(sample_pdf: Path) -> None:
     """Word gaps on full justified lines stay near a word space (≤ 1 em) on almost every line.
 
     Before letter spacing 23 of ~780 full lines (3 %) had a gap over 1 em and six over
-    1.5 em; greedy line breaking still leaves a few lines whose next word is long.
+    1.5 em; a run after inline math was cut after its first word (9.4 em); balancing
+    a loose line with the one before it (weasy_breaks) left 4 over 1 em, the worst
+    (1.5 em) a first line before a long code name, which no earlier line can help.
     """
     gaps = checks.word_gaps(sample_pdf)
     loose = checks.loose_lines(sample_pdf, 1.0)
     assert len(gaps) > 300
-    assert len(loose) <= 0.012 * len(gaps), loose
-    # 1.5 em: the worst lines that remain, before a long inline code name.
-    assert len(checks.loose_lines(sample_pdf, 1.5)) <= 2, checks.loose_lines(sample_pdf, 1.5)
-    # A run of text after an inline formula was cut after its first word (9.4 em gaps).
-    assert max(gap for _, _, gap in gaps) < 3.0, checks.loose_lines(sample_pdf, 3.0)
+    assert len(loose) <= 0.008 * len(gaps), loose
+    assert len(checks.loose_lines(sample_pdf, 1.55)) == 0, checks.loose_lines(sample_pdf, 1.55)
 
 
 @pytest.mark.slow
@@ -95,6 +94,12 @@ def test_sample_code_wrapped_at_tokens(sample_pdf: Path) -> None:
     pairs = wrapped_pairs(text)
     assert pairs, "the sample's long FSDP line should wrap"
     for a, b in pairs:
+        # A line wrapped more than once: its middle pieces are continuations too.
+        a = (
+            a.lstrip().removeprefix(CONTINUATION + " ")
+            if a.lstrip().startswith(CONTINUATION)
+            else a
+        )
         joined = " ".join(unwrap_code_lines([a + " ", b])[0].split())
         tight = " ".join(unwrap_code_lines([a, b])[0].split())
         # pdftotext may set a code line's comment apart from its code: a part of a line.

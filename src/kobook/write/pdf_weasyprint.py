@@ -23,7 +23,7 @@ from ..parse import Doc
 from ..parse.ast import copy_tree, iter_nodes
 from ..reproducible import w3c_datetime
 from ..transform.leaks import html_leaks
-from . import codewrap, passes, weasy_images, weasy_justify, weasy_reproducible
+from . import codewrap, passes, weasy_breaks, weasy_images, weasy_justify, weasy_reproducible
 from .common import atomic_output, blocks_to_html, highlight_css, part_titles, toc_entries
 from .fonts import resolve_fonts
 from .latex_meta import class_options
@@ -345,6 +345,7 @@ def write_pdf(
     weasy_images.install()
     weasy_reproducible.install()
     weasy_justify.install()
+    weasy_breaks.install()
     html, problems = render_html(book, docs, cache)
     problems += html_leaks(docs, "weasyprint")  # LEAK002: raw HTML it cannot draw
     weasy_logger = logging.getLogger("weasyprint")
