@@ -142,3 +142,46 @@ def test_pdf_shows_no_tex_source(printed: tuple[Any, str]) -> None:
         assert leaked not in text
     assert "\\frac{1}{" in text
     only_the_broken_formula(result)
+
+
+LIST_WITH_MATRIX = """\
+# 목록
+
+행렬 곱셈의 두 성질이다:
+
+1. $A⋅B=A⋅[B_1\\quad B_2⋯ ]$
+2. $A \\cdot B = \\begin{bmatrix} A_1 \\\\ A_2 \\\\ \\vdots \\end{bmatrix}
+\\begin{bmatrix} B_1 & B_2 & \\cdots \\end{bmatrix} = \\sum_{i=1}^{n} A_i B_i$
+3. 보통 문장으로 시작하는 항목이다.
+"""
+
+
+@pytest.mark.slow
+def test_pdf_list_number_sits_on_the_baseline_of_a_tall_formula(
+    make_book: Any, tmp_path: Path
+) -> None:
+    """WeasyPrint put an item's number at the top of its first line: ``2.`` floated
+    above a matrix (issue 11, corpus p.41).  Numbers and texts of the items line up."""
+    from tests.checks import _layout
+
+    root = make_book({"book/01.md": LIST_WITH_MATRIX}, metadata={"title": "시험", "lang": "ko"})
+    result = kobook.build(root, ["pdf"], engine="weasyprint", out=tmp_path / "out")
+    page = next(
+        p for p in _layout(Path(result.outputs["pdf"])) if any("보통" in ln.text for ln in p.lines)
+    )
+    one = next(ln for ln in page.lines if ln.text.startswith("1."))
+    two = next(ln for ln in page.lines if ln.text.startswith("2."))
+    three = next(ln for ln in page.lines if ln.text.startswith("3."))
+    digit = two.glyphs[0]
+    # The formula of item 2: every path drawn right of its number, between items 1 and 3.
+    parts = [
+        s
+        for s in page.shapes
+        if s.x0 > digit.x1 and s.top >= one.bottom - 1 and s.bottom <= three.top + 1
+    ]
+    top, bottom = min(s.top for s in parts), max(s.bottom for s in parts)
+    assert bottom - top > 2.5 * digit.size  # the matrix: three rows
+    # On the formula's baseline: well below its top (the matrix's axis), not beside row 1.
+    assert digit.bottom > top + 0.5 * (bottom - top), (digit, top, bottom)
+    # The numbers stand in one column.
+    assert abs(digit.x0 - three.glyphs[0].x0) < 1.0
