@@ -227,7 +227,7 @@ def attached_files(pdf: Path) -> list[bytes]:
 # "(Tazi 기타 2025년)" and "Ruwase, 와/과 He".
 _CITATION = re.compile(r"\(([^()]*?(?<!\d)(?:1[5-9]|20)\d\d(?!\d)[^()]*)\)")
 _CITE_ONE = re.compile(
-    r"^(?P<names>[^,;&]+?(?: 외|(?:, [^,;&]+?)*,? & [^,;&]+?)?), "
+    r"^(?P<names>[^,;&]+?(?: 외|(?:, [^,;&]+?)*,? & [^,;&]+?|(?:, [^,;&\d]+?)+)?), "
     r"(?P<year>(?:1[5-9]|20)\d\d[a-z]?|n\.d\.)(?:, [^;]+)?$"
 )
 
@@ -247,7 +247,7 @@ def in_text_citations(text: str) -> list[str]:
 def korean_citation_problems(text: str) -> list[str]:
     """What a Korean editor would strike in citations and reference lists:
     a literal ``와/과``, ``기타`` for et al., ``2025년`` in a cite's year,
-    ``외`` with no comma before the year."""
+    ``외`` with no comma before the year, ``&`` between two Korean names."""
     problems = [f"외 cut off from its name: {m.group(0)}" for m in re.finditer(r"(?m)^외,.*", text)]
     flat = re.sub(r"\s+", " ", text)
     problems += [
@@ -262,6 +262,10 @@ def korean_citation_problems(text: str) -> list[str]:
             problems.append(f"no comma between 외 and the year: ({group})")
     problems += [
         f"기타 in a reference entry: …{m.group(0)}" for m in re.finditer(r".{0,30}, 기타\.", flat)
+    ]
+    problems += [
+        f"& between Korean names: …{m.group(0)}…"
+        for m in re.finditer(r"[가-힣]+,? & [가-힣]+", flat)
     ]
     return problems
 

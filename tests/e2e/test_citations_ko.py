@@ -46,6 +46,13 @@ BIB = """\
   pages     = {1--16},
   publisher = {IEEE}
 }
+@article{kim2022,
+  author  = {김영희 and 이민수},
+  title   = {분산 학습의 이해},
+  journal = {정보과학회지},
+  year    = {2022},
+  langid  = {korean}
+}
 @book{hong2021,
   author    = {홍길동 and 김철수 and 이영희},
   title     = {대규모 모델 학습},
@@ -59,7 +66,7 @@ CHAPTER = """# 인용
 
 한 저자의 글은 [@dao2023]처럼 인용한다. 두 저자의 글은 [@two2020]이고,
 셋 이상은 [@zero2020]처럼 첫 저자만 쓴다. 쪽을 밝히면 [@zero2020, p. 3]이 된다.
-한국어 문헌 [@hong2021]도 같은 꼴이다.
+한국어 문헌 [@hong2021]도 같은 꼴이다. 두 저자는 [@kim2022]처럼 쉼표로 잇는다.
 """
 
 # What the Korean style must print: in the text and in the reference list.
@@ -69,6 +76,7 @@ CITES = [
     "Rajbhandari 외, 2020",
     "Rajbhandari 외, 2020, p. 3",
     "홍길동 외, 2021",
+    "김영희, 이민수, 2022",
 ]
 ENTRIES = [
     "Dao, T. (2023). FlashAttention-2: Faster Attention with Better Parallelism.",
@@ -76,7 +84,8 @@ ENTRIES = [
     "Journal of Parallel Computing, 3(2), 10–20.",
     "Rajbhandari, S., Rasley, J., Ruwase, O., & He, Y. (2020). ZeRO: Memory "
     "Optimizations Toward Training Trillion Parameter Models.",
-    "홍길동, 김철수, & 이영희 (2021). 대규모 모델 학습. 한빛미디어.",
+    "홍길동, 김철수, 이영희 (2021). 대규모 모델 학습. 한빛미디어.",
+    "김영희, 이민수 (2022). 분산 학습의 이해. 정보과학회지.",
 ]
 
 
@@ -185,7 +194,7 @@ def test_csl_in_metadata_overrides_the_korean_style(make_book: BookMaker) -> Non
     cites, refs = cites_and_entries(
         make_book, {"lang": "ko-KR", "csl": "numbers.csl"}, {"numbers.csl": CUSTOM_CSL}
     )
-    assert cites.replace("\u00a0", " ") == "[1] [2] [3] [3, p. 3] [4]"
+    assert cites.replace("\u00a0", " ") == "[1] [2] [3] [3, p. 3] [4] [5]"
     assert in_text_citations(cites) == []
     assert "1. FlashAttention-2" in refs
 

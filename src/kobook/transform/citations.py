@@ -148,8 +148,56 @@ def cite(doc: Doc, ctx: Context) -> Doc:
         out = json.loads(run_pandoc(["-f", "json", "-t", "json", *args], payload, what="citeproc"))
         if cache:
             cache.put("cite", key, json.dumps(out).encode(), ".json")
-    doc.blocks = prefix_reference_ids(bind_et_al(out["blocks"]), doc.chapter.id)
+    blocks = bind_et_al(out["blocks"])
+    if style is not None and style.parent == STYLES:  # kobook's own style, not the book's
+        blocks = korean_name_lists(blocks)
+    doc.blocks = prefix_reference_ids(blocks, doc.chapter.id)
     return doc
+
+
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+AMPERSAND = [{"t": "Space"}, {"t": "Str", "c": "&"}, {"t": "Space"}]
+
+
+def korean_name_lists(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Korean names joined with commas, not ``&``: ``홍길동, 김철수 (2024)``.
+
+    In the text: ``(김영희, 이민수, 2022)``.
+    The style's ``and="symbol"`` is right for Latin names (``Liu, H., & Abbeel, P.``)
+    and CSL cannot tell the scripts apart; between two Hangul names a Korean
+    editor writes a comma (the Korean adaptation of APA), so the ``&`` goes.
+    """
+
+    def hangul_edge(item: Any, last: bool) -> bool:
+        if not (isinstance(item, dict) and item.get("t") == "Str" and item["c"]):
+            return False
+        text = item["c"].rstrip(",") if last else item["c"].lstrip("(")
+        return bool(text) and bool(HANGUL.match(text[-1] if last else text[0]))
+
+    def join(value: Any) -> Any:
+        if isinstance(value, list):
+            out: list[Any] = []
+            index = 0
+            while index < len(value):
+                if (
+                    out
+                    and value[index : index + 3] == AMPERSAND
+                    and hangul_edge(out[-1], True)
+                    and hangul_edge(value[index + 3] if index + 3 < len(value) else None, False)
+                ):
+                    if not out[-1]["c"].endswith(","):
+                        out[-1] = {"t": "Str", "c": out[-1]["c"] + ","}
+                    out.append({"t": "Space"})
+                    index += 3
+                    continue
+                out.append(join(value[index]))
+                index += 1
+            return out
+        if isinstance(value, dict) and "c" in value and not isinstance(value["c"], str):
+            return {**value, "c": join(value["c"])}
+        return value
+
+    return [join(block) for block in blocks]
 
 
 ET_AL = re.compile(r"외(?=$|[,;)\]])")
