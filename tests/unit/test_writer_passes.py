@@ -13,7 +13,7 @@ from kobook.load.config import Config
 from kobook.parse.ast import attr, iter_nodes, stringify
 from kobook.parse.pandoc import markdown_to_ast
 from kobook.write import fonts, passes
-from kobook.write.layout import page_layout
+from kobook.write.layout import page_layout, points
 from kobook.write.weasy_linebreak import keep_all_pair
 
 Node = dict[str, Any]
@@ -197,6 +197,20 @@ def test_layout_defaults() -> None:
     assert (layout.width, layout.height) == ("210mm", "297mm")
     assert layout.font_size == "10pt"
     assert layout.line_height == 1.75
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_wide_pages_set_a_book_line(paper: str) -> None:
+    """A4 with 25 mm margins set about 50 Korean characters a line (issue 11); a
+    Korean book's line holds 35–42: the default margins of a wide page keep it there."""
+    layout = page_layout(Config(raw={"papersize": paper}))
+    text = points(layout.width) - points(layout.inner) - points(layout.outer)
+    hangul_per_line = text / points(layout.font_size)
+    assert 38 <= hangul_per_line <= 42
+    assert points(layout.inner) < points(layout.outer)  # the binding side is narrower
+    # Margins the book sets are kept.
+    custom = page_layout(Config(raw={"papersize": paper, "geometry": "margin=2cm"}))
+    assert (custom.inner, custom.outer) == ("2cm", "2cm")
 
 
 def test_layout_a5() -> None:

@@ -8,22 +8,12 @@ padding) and asks here for the width in columns of the monospace font.
 from __future__ import annotations
 
 import functools
-import re
 
 from .fonts import fontconfig
-from .layout import PageLayout
+from .layout import PageLayout, points
 
-POINTS = {"pt": 1.0, "mm": 72 / 25.4, "cm": 72 / 2.54, "in": 72.0, "pc": 12.0, "px": 0.75}
 # Half-width Latin in the CJK monospace fonts kobook prefers (Noto Sans Mono CJK, D2Coding).
 DEFAULT_ADVANCE = 0.5
-
-
-def points(length: str) -> float:
-    """``"25mm"`` → 70.87 (points); a length the layout module already checked."""
-    match = re.fullmatch(r"\s*([\d.]+)\s*([a-z]*)\s*", length)
-    if not match:
-        return 0.0
-    return float(match.group(1)) * POINTS.get(match.group(2) or "pt", 1.0)
 
 
 @functools.cache

@@ -7,6 +7,7 @@ engine draws it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import KobookError
@@ -39,6 +40,21 @@ def length(value: str, key: str, config: Config) -> str:
     return f"{number}{'pt' if unit == 'bp' else unit}"
 
 
+# Text width on a wide page by default: about 41 Hangul at 10 pt.
+WIDE_TEXT_MM = 145.0
+
+
+POINTS = {"pt": 1.0, "mm": 72 / 25.4, "cm": 72 / 2.54, "in": 72.0, "pc": 12.0, "px": 0.75}
+
+
+def points(length: str) -> float:
+    """``"25mm"`` → 70.87 (points); a length this module already checked."""
+    match = re.fullmatch(r"\s*([\d.]+)\s*([a-z]*)\s*", length)
+    if not match:
+        return 0.0
+    return float(match.group(1)) * POINTS.get(match.group(2) or "pt", 1.0)
+
+
 def page_layout(config: Config) -> PageLayout:
     paper = str(config.get("papersize") or "a4").lower().replace("paper", "").strip()
     if paper in PAPER:
@@ -60,6 +76,14 @@ def page_layout(config: Config) -> PageLayout:
         "inner": "18mm" if small else "25mm",
         "outer": "15mm" if small else "25mm",
     }
+    # A wide page (A4, letter) with 25 mm margins sets about 50 Korean characters a
+    # line, long for a book (issue 11); a Korean book's text block is 35–42.  The text
+    # block stays at WIDE_TEXT, the binding side a little narrower than the outside.
+    spare = points(width) / POINTS["mm"] - WIDE_TEXT_MM
+    if spare > 50:
+        inner = round(spare * 0.46)
+        margins["inner"] = f"{inner}mm"
+        margins["outer"] = f"{round(spare - inner, 1):g}mm"
     geometry = config.get("geometry") or []
     items = geometry if isinstance(geometry, list) else str(geometry).split(",")
     for item in items:

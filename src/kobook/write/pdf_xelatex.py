@@ -69,7 +69,7 @@ from .latex_screen import (
     screen_blocks,
     template_partials,
 )
-from .layout import page_layout
+from .layout import page_layout, points
 from .mathsvg import math_font as default_math_font
 from .sanitize import sanitize_blocks
 from .templates import BUILTIN
@@ -535,33 +535,77 @@ def display_width(text: str) -> int:
     return sum(2 if ord(c) > 0x2E80 else 1 for c in text)
 
 
-def table_widths(blocks: Blocks, line: int = 64) -> Blocks:
+# Table cells: \footnotesize (0.8 × the body size), \tabcolsep 6pt on each side; a
+# Latin-letter unit of display_width is about half an em.
+CELL_SCALE = 0.8
+TABCOLSEP = 6.0
+UNIT_EM = 0.55
+
+
+def table_widths(
+    blocks: Blocks, line: int = 64, text_width: float | None = None, body_size: float = 10.0
+) -> Blocks:
     """Give wide tables relative column widths so LaTeX wraps cells (``p{}`` columns).
 
     pandoc keeps pipe tables at their natural width, which runs off the page
     when the cells are long; browsers and WeasyPrint shrink tables on their own.
+    With ``text_width`` (points), no column of a table with widths (pandoc's,
+    from a pipe table's dashes, or ours) is narrower than its longest word:
+    ``그래디언트`` in a column of 5 % ran 12 pt into the next cell.
     """
     for node in iter_nodes(blocks):
         if node["t"] != "Table":
             continue
         colspecs = node["c"][2]
-        if any(spec[1]["t"] != "ColWidthDefault" for spec in colspecs):
-            continue
         widths = [0] * len(colspecs)
+        words = [0] * len(colspecs)
         rows = list(node["c"][3][1])
         for body in node["c"][4]:
             rows += body[3]
         for row in rows:
             for index, cell in enumerate(row[1][: len(widths)]):
-                widths[index] = max(widths[index], display_width(stringify(cell[4])))
-        total = sum(widths) + 3 * len(widths)
-        if total <= line:
-            continue
-        shares = [max(w, 8) for w in widths]
-        scale = 0.98 / sum(shares)
-        for spec, share in zip(colspecs, shares, strict=True):
-            spec[1] = {"t": "ColWidth", "c": round(share * scale, 4)}
+                text = stringify(cell[4])
+                widths[index] = max(widths[index], display_width(text))
+                longest = max((display_width(w) for w in text.split()), default=0)
+                words[index] = max(words[index], longest)
+        if any(spec[1]["t"] != "ColWidthDefault" for spec in colspecs):
+            shares = [
+                float(spec[1]["c"]) if spec[1]["t"] == "ColWidth" else 1 / len(colspecs)
+                for spec in colspecs
+            ]
+        elif sum(widths) + 3 * len(widths) <= line:
+            continue  # natural widths: LaTeX sizes the columns to their content
+        else:
+            shares = [max(w, 8) for w in widths]
+        fractions = [0.98 * share / sum(shares) for share in shares]
+        if text_width:
+            room = text_width - 2 * TABCOLSEP * len(colspecs)
+            size = CELL_SCALE * body_size
+            least = [(w * UNIT_EM * size + 1.0) / room for w in words] if room > 0 else []
+            fractions = at_least(fractions, least) if least else fractions
+        for spec, fraction in zip(colspecs, fractions, strict=True):
+            spec[1] = {"t": "ColWidth", "c": round(fraction, 4)}
     return blocks
+
+
+def at_least(fractions: list[float], least: list[float]) -> list[float]:
+    """``fractions`` (summing to ``total``) with each at least its ``least``, the others
+    shrunk in proportion to make room.  When the minimums alone are more than the
+    table's width, they share it in their proportions (the table stays on the page)."""
+    total = sum(fractions)
+    if sum(least) >= total:
+        return [total * m / sum(least) for m in least]
+    fixed: dict[int, float] = {}
+    while True:
+        free = [i for i in range(len(fractions)) if i not in fixed]
+        room = total - sum(fixed.values())
+        weight = sum(fractions[i] for i in free)
+        scaled = {i: room * fractions[i] / weight for i in free} if weight else {}
+        short = [i for i in free if scaled[i] < least[i]]
+        if not short:
+            return [fixed.get(i, scaled.get(i, 0.0)) for i in range(len(fractions))]
+        for i in short:
+            fixed[i] = least[i]
 
 
 def unnumbered_chapters(blocks: Blocks, doc: Doc) -> Blocks:
@@ -618,13 +662,15 @@ def prepare(
     blocks = passes.upright_hangul(blocks)
     blocks = passes.code_languages(blocks)
     blocks = passes.wrap_code(blocks, xe_code_columns(book.config))
+    layout = page_layout(book.config)
+    text_width = points(layout.width) - points(layout.inner) - points(layout.outer)
+    blocks = table_widths(blocks, text_width=text_width, body_size=points(layout.font_size))
     blocks = passes.table_cell_words(blocks, mbox)
     blocks = passes.emoji(blocks)
     if language_of(doc.chapter.lang or book.config.lang) == "ko":
         blocks = passes.keep_glued(blocks, no_break)
     blocks = spans(blocks, cache, problems, doc, assets)
     blocks = images(blocks, book.root, cache, assets)
-    blocks = table_widths(blocks)
     if book.config.language in XECJK_LANGUAGES:
         blocks = cjk_spaces(blocks)
     blocks = fallback_fonts(blocks, main_font, fallbacks)
