@@ -246,3 +246,65 @@ def test_the_chapter_pdf_follows_the_edited_chapter(three: Path, tmp_path: Path)
     from tests.checks import pdf_pages
 
     assert any("그림 2" in page for page in pdf_pages(pdf))
+
+
+# --- Fixes proven while the rebuild goes on ----------------------------------------------
+
+
+def test_a_fixed_chapter_is_built_while_its_fixes_are_proven(three: Path, tmp_path: Path) -> None:
+    """The edit needs a build-time fix (KO013): the rebuild goes on with the fixed text
+    the proof is checking, and writes once the proof accepted it."""
+    session = start(three, tmp_path)
+    calls: list[int] = []
+    rebuild = session._rebuild
+
+    def counted(changed: set[Path], update: object) -> None:
+        calls.append(1)
+        rebuild(changed, update)  # type: ignore[arg-type]
+
+    session._rebuild = counted  # type: ignore[method-assign]
+    update = session.rebuild({edit(three / "book/02.md", "둘째 장의", "GPU 를 쓰는 둘째 장의")})
+    assert update.ok, update.error
+    assert calls == [1]  # the likely text was the proven one: built once
+    assert "GPU를 쓰는" in (session.out / "02.html").read_text(encoding="utf-8")
+    assert_same_as_full_build(session, tmp_path)
+
+
+def test_a_fix_the_proof_refuses_is_built_again_without_it(
+    three: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A (made-up) build-time fix that turns 링크 into a link fails the proof: the pages
+    written are those of the proven text (the refused fix left out, CHK004 reported),
+    never those of the text the rebuild went on with."""
+    from collections.abc import Iterator
+
+    from kobook.check import runner
+    from kobook.check.model import Finding, Settings
+    from kobook.check.rules import RULES, Rule
+
+    def linkify(doc: object, settings: Settings) -> Iterator[Finding]:
+        text: str = doc.text  # type: ignore[attr-defined]
+        start = text.find("링크")
+        if start >= 0:
+            yield Finding("KO006", start, start + 2, "evil", "[링크](https://evil.example)")
+
+    monkeypatch.setattr(runner, "RULES", [*RULES, Rule("KO006", "evil", "warning", "fix", linkify)])
+    session = start(three, tmp_path)
+    calls: list[int] = []
+    rebuild = session._rebuild
+
+    def counted(changed: set[Path], update: object) -> None:
+        calls.append(1)
+        rebuild(changed, update)  # type: ignore[arg-type]
+
+    session._rebuild = counted  # type: ignore[method-assign]
+    update = session.rebuild(
+        {edit(three / "book/02.md", "둘째 장의", "이 링크와 GPU 를 쓰는 둘째 장의")}
+    )
+    assert update.ok, update.error
+    assert calls == [1, 1]  # built with the likely text, then again with the proven one
+    page = (session.out / "02.html").read_text(encoding="utf-8")
+    assert "evil.example" not in page
+    assert "GPU를 쓰는" in page  # the safe fix of the same chapter still applied
+    assert "CHK004" in {d.code for d in update.findings["02.html"]}
+    assert_same_as_full_build(session, tmp_path)
