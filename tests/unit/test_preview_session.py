@@ -251,8 +251,10 @@ def test_the_chapter_pdf_follows_the_edited_chapter(three: Path, tmp_path: Path)
 # --- Fixes proven while the rebuild goes on ----------------------------------------------
 
 
-def count_builds(session: Session) -> list[int]:
-    """A list that gets a 1 for each pass through the rebuild's stages."""
+def test_a_fixed_chapter_is_built_while_its_fixes_are_proven(three: Path, tmp_path: Path) -> None:
+    """The edit needs a build-time fix (KO013): the rebuild goes on with the fixed text
+    the proof is checking, and writes once the proof accepted it."""
+    session = start(three, tmp_path)
     calls: list[int] = []
     rebuild = session._rebuild
 
@@ -261,14 +263,6 @@ def count_builds(session: Session) -> list[int]:
         rebuild(changed, update)  # type: ignore[arg-type]
 
     session._rebuild = counted  # type: ignore[method-assign]
-    return calls
-
-
-def test_a_fixed_chapter_is_built_while_its_fixes_are_proven(three: Path, tmp_path: Path) -> None:
-    """The edit needs a build-time fix (KO013): the rebuild goes on with the fixed text
-    the proof is checking, and writes once the proof accepted it."""
-    session = start(three, tmp_path)
-    calls = count_builds(session)
     update = session.rebuild({edit(three / "book/02.md", "둘째 장의", "GPU 를 쓰는 둘째 장의")})
     assert update.ok, update.error
     assert calls == [1]  # the likely text was the proven one: built once
@@ -296,7 +290,14 @@ def test_a_fix_the_proof_refuses_is_built_again_without_it(
 
     monkeypatch.setattr(runner, "RULES", [*RULES, Rule("KO006", "evil", "warning", "fix", linkify)])
     session = start(three, tmp_path)
-    calls = count_builds(session)
+    calls: list[int] = []
+    rebuild = session._rebuild
+
+    def counted(changed: set[Path], update: object) -> None:
+        calls.append(1)
+        rebuild(changed, update)  # type: ignore[arg-type]
+
+    session._rebuild = counted  # type: ignore[method-assign]
     update = session.rebuild(
         {edit(three / "book/02.md", "둘째 장의", "이 링크와 GPU 를 쓰는 둘째 장의")}
     )
