@@ -6,10 +6,6 @@ last good build's results at hand:
 
 * a chapter whose text did not change keeps its normalized text and findings
   and is not parsed again (both are functions of the text);
-* a changed chapter's build-time fixes are proven by pandoc (:mod:`kobook.check.proof`)
-  while the rest of the rebuild goes on with the fixed text the proof is most
-  likely to accept; nothing is written before the proof is in, and a text the
-  proof did not accept is built again with the proven one;
 * the transform passes run in the build's order, but a (pass, chapter) call
   whose inputs are those of the last build is replayed (:mod:`.passmemo`): an
   edit reruns its chapter's passes, and another chapter's only where what it
@@ -92,16 +88,6 @@ class Normalized:
 
 
 @dataclass
-class Unproven:
-    """A chapter built with the fixed text its proof is still checking."""
-
-    chapter: Chapter
-    key: tuple[Any, ...]  # of its text in Session._normalized
-    proof: Future[tuple[str, list[Any]]]  # normalize_chapter's result
-    built: str  # the text the rebuild went on with
-
-
-@dataclass
 class Body:
     """A chapter page's body and the warnings met making it, for one AST and its links."""
 
@@ -149,7 +135,6 @@ class Session:
         # (reader, text) → the AST being made by pandoc while the proof runs (one rebuild).
         self._pending: dict[tuple[str, str], Future[Doc]] = {}
         self._pool: ThreadPoolExecutor | None = None
-        self._proofs: ThreadPoolExecutor | None = None  # the fixes being proven (one rebuild)
         self._checked: set[tuple[str, str, int]] = set()  # texts guard.check_source passed
         self._memo = PassMemo()
         self._ids: dict[str, tuple[list[str], set[str]]] = {}  # AST key → ids, #links
@@ -174,7 +159,6 @@ class Session:
         start = time.perf_counter()
         update = Update()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kobook-parse")
-        self._proofs = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kobook-proof")
         try:
             self._rebuild({Path(p).resolve() for p in changed}, update)
         except KobookError as error:
@@ -182,8 +166,6 @@ class Session:
             update.pages = []
         finally:
             # No thread outlives the rebuild; parses not started (a failed build) are dropped.
-            self._proofs.shutdown(wait=True, cancel_futures=True)
-            self._proofs = None
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
             self._pending.clear()
@@ -256,16 +238,12 @@ class Session:
         previous = self.good.texts if self.good else {}
         update.chapters = [i for i, text in texts.items() if previous.get(i) != text]
         cache = self._cache()
-        findings, unproven = self._normalize(book, cache)
+        findings = self._normalize(book, cache)
         docs, keys, ctx = self._transform(book, cache)
         warnings = list(book.notes) + report.problems + report.notes + ctx.diagnostics
         files, problems = self._site(book, docs, keys)
         warnings += problems
-        if not self._settle(unproven, findings):
-            # A fix the proof refused was built: build again with the proven texts (kept now).
-            self._rebuild(changed, update)
-            return
-        # Everything is made and proven: now write (nothing is written when a stage failed).
+        # Everything is made: now write (nothing is written when a stage failed).
         update.pages = self._write(files)
         update.findings = findings
         update.warnings = [d for d in dict.fromkeys(warnings) if d.severity != "info"]
@@ -315,89 +293,30 @@ class Session:
         )
         return Cache(folder)
 
-    def _normalize(
-        self, book: Book, cache: Cache
-    ) -> tuple[dict[str, list[Diagnostic]], list[Unproven]]:
-        """The build-time fixes of each chapter (kept per text); its findings per page.
-
-        A changed chapter whose fixes pandoc is proving goes on with the likely
-        result; it is returned among the unproven, for :meth:`_settle`.
-        """
-        from ..normalize import settings
+    def _normalize(self, book: Book, cache: Cache) -> dict[str, list[Diagnostic]]:
+        """The build-time fixes of each chapter (kept per text); its findings per page."""
+        from ..normalize import normalize_chapter, settings
 
         rules = settings(book)
         kept: dict[tuple[Any, ...], Normalized] = {}
         findings: dict[str, list[Diagnostic]] = {}
-        unproven: list[Unproven] = []
         for chapter in book.chapters:
             key = (chapter.text, str(chapter.path), chapter.lang, book.config.lang)
             done = self._normalized.get(key)
             if done is None:
-                result = self._start_normalize(chapter, rules, book, cache)
-                if isinstance(result, Future):
-                    unproven.append(Unproven(chapter, key, result, chapter.text))
-                    continue
-                done = result
+                speculate = functools.partial(self._speculate, chapter, cache)
+                text, remaining = normalize_chapter(
+                    chapter, rules, book.config.lang, cache, on_candidate=speculate
+                )
+                done = Normalized(text, remaining)
             kept[key] = done
             chapter.text = done.text
-            findings[f"{chapter.id}.html"] = self._findings(chapter, done)
+            findings[f"{chapter.id}.html"] = [
+                Diagnostic(rule, message, chapter.where(line, col), "", severity)
+                for rule, message, line, col, severity in done.remaining
+            ]
         self._normalized = kept
-        return findings, unproven
-
-    @staticmethod
-    def _findings(chapter: Chapter, done: Normalized) -> list[Diagnostic]:
-        return [
-            Diagnostic(rule, message, chapter.where(line, col), "", severity)
-            for rule, message, line, col, severity in done.remaining
-        ]
-
-    def _start_normalize(
-        self, chapter: Chapter, rules: Any, book: Book, cache: Cache
-    ) -> Normalized | Future[tuple[str, list[Any]]]:
-        """Fix ``chapter``; if pandoc must prove the fixes, go on with the fixed text.
-
-        The proof runs in a thread.  When it has a candidate (the fixed text it is
-        about to prove, nearly always the result), ``chapter.text`` becomes that
-        text and the proof is returned still running; with nothing to fix, the
-        result is returned at once.
-        """
-        import threading
-
-        from ..normalize import normalize_chapter, normalize_text
-
-        assert self._proofs is not None
-        ready = threading.Event()
-        candidates: list[str] = []
-        speculate = functools.partial(self._speculate, chapter, cache)
-
-        def on_candidate(candidate: str) -> None:
-            speculate(candidate)
-            if not candidates:
-                candidates.append(normalize_text(candidate))
-                ready.set()
-
-        original = dataclasses.replace(chapter)  # the proof reads its own copy
-        proof = self._proofs.submit(
-            normalize_chapter, original, rules, book.config.lang, cache, on_candidate=on_candidate
-        )
-        proof.add_done_callback(lambda _future: ready.set())
-        ready.wait()
-        if proof.done() or not candidates:
-            text, remaining = proof.result()  # a KobookError is the chapter's own
-            return Normalized(text, remaining)
-        chapter.text = candidates[0]
-        return proof
-
-    def _settle(self, unproven: list[Unproven], findings: dict[str, list[Diagnostic]]) -> bool:
-        """Wait for the proofs; keep their results; False if a chapter was built unproven."""
-        same = True
-        for item in unproven:
-            text, remaining = item.proof.result()
-            done = Normalized(text, remaining)
-            self._normalized[item.key] = done
-            findings[f"{item.chapter.id}.html"] = self._findings(item.chapter, done)
-            same = same and text == item.built
-        return same
+        return findings
 
     def _transform(self, book: Book, cache: Cache) -> tuple[list[Doc], list[str], Any]:
         from ..parse import reader_for
