@@ -335,6 +335,23 @@ def preview_end_to_end(session: object, source: Path, edit: object) -> list[tupl
     ]
 
 
+def machine_speed() -> Row:
+    """A fixed CPU-bound Python loop, timed before the rows (best of three).
+
+    The same commit measured an hour apart on the same virtual machine differed
+    twofold (time stolen by the host): compare rows across runs only as ratios
+    to this one.
+    """
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        total = 0
+        for i in range(3_000_000):
+            total += i * i % 7
+        best = min(best, time.perf_counter() - start)
+    return Row("machine: fixed Python loop", best, 0.0, "divide rows by this to compare runs")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="sample book only")
@@ -349,7 +366,7 @@ def main() -> int:
     if args.preview_worker:
         preview_worker(*args.preview_worker)
         return 0
-    rows: list[Row] = []
+    rows: list[Row] = [machine_speed()]
     with tempfile.TemporaryDirectory(prefix="kobook-bench-") as tmp:
         work = Path(tmp)
         only = args.dialects or args.preview
