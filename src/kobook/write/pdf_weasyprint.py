@@ -23,7 +23,15 @@ from ..parse import Doc
 from ..parse.ast import copy_tree, iter_nodes
 from ..reproducible import w3c_datetime
 from ..transform.leaks import html_leaks
-from . import codewrap, passes, weasy_breaks, weasy_images, weasy_justify, weasy_reproducible
+from . import (
+    codewrap,
+    passes,
+    weasy_breaks,
+    weasy_images,
+    weasy_justify,
+    weasy_reproducible,
+    weasy_svgreplay,
+)
 from .common import atomic_output, blocks_to_html, highlight_css, part_titles, toc_entries
 from .fonts import resolve_fonts
 from .latex_meta import class_options
@@ -346,6 +354,8 @@ def write_pdf(
     weasy_reproducible.install()
     weasy_justify.install()
     weasy_breaks.install()
+    weasy_svgreplay.install()
+    weasy_svgreplay.new_document()
     html, problems = render_html(book, docs, cache)
     problems += html_leaks(docs, "weasyprint")  # LEAK002: raw HTML it cannot draw
     weasy_logger = logging.getLogger("weasyprint")
