@@ -261,6 +261,7 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
         ),
     ]
     rows += preview_end_to_end(session, source, edit)
+    session.close()
     report.write_text(json.dumps(rows), encoding="utf-8")
 
 

@@ -70,3 +70,19 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ImageServer]:
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
     with image_server() as running:
         yield running
+
+
+def spy(
+    monkeypatch: pytest.MonkeyPatch, owner: object, name: str, note: Callable[..., object]
+) -> list[object]:
+    """Wrap the method ``owner.name`` (undone after the test): each call still runs, and
+    ``note(self, *args)`` of it is appended to the returned list."""
+    original = getattr(owner, name)
+    calls: list[object] = []
+
+    def wrapper(self: object, *args: object, **kwargs: object) -> object:
+        calls.append(note(self, *args))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, wrapper)
+    return calls

@@ -233,16 +233,83 @@ def test_is_source(three: Path, tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_chapter_pdf_follows_the_edited_chapter(three: Path, tmp_path: Path) -> None:
     session = start(three, tmp_path, pdf=True)
-    session.rebuild({edit(three / "book/02.md", "둘째 장의 본문", "고친 본문")})
-    update = session.rebuild_pdf()
-    assert update.ok, update.error
-    assert update.pdf == "02.pdf"
-    pdf = session.out / "02.pdf"
-    assert pdf.read_bytes().startswith(b"%PDF")
-    assert not list(session.out.glob(".*.tmp"))
-    # Nothing changed: not typeset again.
-    assert session.rebuild_pdf().pdf is None
-    # Numbered as in the whole book: chapter 2's figure is 그림 2 (book-wide numbering).
-    from tests.checks import pdf_pages
+    try:
+        session.rebuild({edit(three / "book/02.md", "둘째 장의 본문", "고친 본문")})
+        update = session.rebuild_pdf()
+        assert update.ok, update.error
+        assert update.pdf == "02.pdf"
+        pdf = session.out / "02.pdf"
+        assert pdf.read_bytes().startswith(b"%PDF")
+        assert not list(session.out.glob(".*.tmp"))
+        # Nothing changed: not typeset again.
+        assert session.rebuild_pdf().pdf is None
+        # Numbered as in the whole book: chapter 2's figure is 그림 2 (book-wide numbering).
+        from tests.checks import pdf_pages
 
-    assert any("그림 2" in page for page in pdf_pages(pdf))
+        assert any("그림 2" in page for page in pdf_pages(pdf))
+    finally:
+        session.close()
+
+
+class DiesWhenUnpickled:
+    """A job part that ends the PDF process as it reads it (a crash mid-typesetting)."""
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        import os
+
+        return (os._exit, (3,))
+
+
+@pytest.mark.slow
+def test_the_chapter_pdf_is_typeset_in_a_warm_process_that_survives(
+    three: Path, tmp_path: Path
+) -> None:
+    """``--pdf`` typesets beside the pages, in a process of its own: the terminal's
+    Ctrl-C does not reach it, its build errors come back with their code, and a process
+    that died is reported (PREVIEW005) and started again for the next PDF."""
+    import os
+
+    from kobook.errors import KobookError
+
+    session = start(three, tmp_path, pdf=True)
+    typesetter = session._typesetter
+    assert typesetter is not None
+    try:
+        first = typesetter.pid
+        assert first is not None and first != os.getpid()
+        # Ctrl-C goes to the terminal's foreground process group: not the PDF process's.
+        assert os.getpgid(first) != os.getpgid(0)
+        session.rebuild({edit(three / "book/01.md", "첫 장의", "고친 첫 장의")})
+        update = session.rebuild_pdf()
+        assert update.ok, update.error
+        assert update.pdf == "01.pdf" and (session.out / "01.pdf").is_file()
+        assert typesetter.pid == first
+
+        # A character no font has: the process's GLYPH001 error, as in-process builds give it.
+        session.rebuild({edit(three / "book/01.md", "고친 첫 장의", "고친 \U000f0041 첫 장의")})
+        update = session.rebuild_pdf()
+        assert update.error is not None and update.error.code == "GLYPH001"
+        assert update.error.location.file is not None
+
+        good = session.good
+        assert good is not None
+        with pytest.raises(KobookError) as stopped:
+            typesetter.typeset(
+                "weasyprint",
+                DiesWhenUnpickled(),  # type: ignore[arg-type]
+                good.docs[:1],
+                session.out / "x.pdf",
+                session._cache(),
+            )
+        assert stopped.value.code == "PREVIEW005"
+        assert typesetter.pid is None
+        session.rebuild(
+            {edit(three / "book/01.md", "고친 \U000f0041 첫 장의", "다시 고친 첫 장의")}
+        )
+        update = session.rebuild_pdf()
+        assert update.ok, update.error
+        assert update.pdf == "01.pdf"
+        assert typesetter.pid not in (None, first)
+    finally:
+        session.close()
+    assert typesetter.pid is None

@@ -5,13 +5,13 @@ from __future__ import annotations
 import base64
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PIL import Image, ImageChops
 
 from kobook.write import weasy_svgreplay
 from kobook.write.mathsvg import draw
+from tests.conftest import spy
 
 
 def data_uri(svg: str) -> str:
@@ -28,9 +28,7 @@ TEXT_SVG = data_uri(
 
 def page(*images: tuple[str, float]) -> str:
     """A page of red text with the images (URI, height in pt) in it."""
-    tags = "".join(
-        f'텍스트 <img style="height:{size}pt" src="{uri}"> 끝. ' for uri, size in images
-    )
+    tags = "".join(f'텍스트 <img style="height:{size}pt" src="{uri}"> 끝. ' for uri, size in images)
     return (
         "<html lang='ko'><style>@page { size: 120mm 60mm; margin: 8mm }"
         "body { font-family: 'Noto Serif CJK KR'; font-size: 10pt; color: #c00 }</style>"
@@ -39,21 +37,13 @@ def page(*images: tuple[str, float]) -> str:
 
 
 @pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The patch installed with no kept drawing; the SVGs WeasyPrint itself draws."""
     from weasyprint.svg import SVG
 
     weasy_svgreplay.install()
     monkeypatch.setattr(weasy_svgreplay, "_DRAWN", {})
-    drawn: list[str] = []
-    original = SVG.draw
-
-    def draw_counted(self: Any, *args: Any) -> None:
-        drawn.append(self.url)
-        original(self, *args)
-
-    monkeypatch.setattr(SVG, "draw", draw_counted)
-    return drawn
+    return spy(monkeypatch, SVG, "draw", lambda svg, *_: svg.url)
 
 
 def render(html: str, pdf: Path) -> Image.Image:
@@ -65,7 +55,7 @@ def render(html: str, pdf: Path) -> Image.Image:
 
 
 def test_a_formula_drawn_again_at_its_size_is_replayed(
-    counted: list[str], tmp_path: Path
+    counted: list[object], tmp_path: Path
 ) -> None:
     render(page((FRACTION, 14), (SUM, 14), (FRACTION, 14), (FRACTION, 20)), tmp_path / "a.pdf")
     # one drawing per formula and size: the second 14 pt fraction is replayed
@@ -74,7 +64,7 @@ def test_a_formula_drawn_again_at_its_size_is_replayed(
 
 
 def test_replayed_formulas_look_like_drawn_ones(
-    counted: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    counted: list[object], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """Red text before each formula: a replay that kept the colour state of the page it
     was recorded on, or lost its opacity state, would differ from WeasyPrint's own."""
@@ -82,9 +72,7 @@ def test_replayed_formulas_look_like_drawn_ones(
     replayed = render(html, tmp_path / "replayed.pdf")
     assert len(counted) == 2
     # WeasyPrint's own drawing, every time (a kept None means "not replayable")
-    monkeypatch.setattr(
-        weasy_svgreplay, "_DRAWN", dict.fromkeys(weasy_svgreplay._DRAWN, None)
-    )
+    monkeypatch.setattr(weasy_svgreplay, "_DRAWN", dict.fromkeys(weasy_svgreplay._DRAWN, None))
     counted.clear()
     own = render(html, tmp_path / "own.pdf")
     assert len(counted) == 5
@@ -97,7 +85,7 @@ def test_replayed_formulas_look_like_drawn_ones(
     assert sum(replayed.convert("L").histogram()[:40]) > 100
 
 
-def test_the_recording_does_not_depend_on_what_was_drawn_before(counted: list[str]) -> None:
+def test_the_recording_does_not_depend_on_what_was_drawn_before(counted: list[object]) -> None:
     """The 14 pt fraction recorded after the same image was drawn at 20 pt (WeasyPrint
     changes an SVG's tree as it draws it) equals the one recorded first: the PDF's
     bytes stay a function of its sources."""
@@ -112,7 +100,7 @@ def test_the_recording_does_not_depend_on_what_was_drawn_before(counted: list[st
     assert after[size].operators == first.operators
 
 
-def test_an_svg_with_text_is_drawn_every_time(counted: list[str], tmp_path: Path) -> None:
+def test_an_svg_with_text_is_drawn_every_time(counted: list[object], tmp_path: Path) -> None:
     render(page((TEXT_SVG, 12), (TEXT_SVG, 12)), tmp_path / "t.pdf")
     assert counted == [TEXT_SVG, TEXT_SVG]
     assert list(weasy_svgreplay._DRAWN.values()) == [None]

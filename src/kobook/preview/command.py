@@ -101,6 +101,7 @@ def run(
             watcher.stop()
         if server is not None:
             server.close()
+        session.close()
     say("stopped")
 
 

@@ -50,6 +50,7 @@ from ..errors import Diagnostic, KobookError
 from ..load import Book, Chapter, load_book, select_chapter
 from ..parse import Doc
 from .passmemo import Lines, PassMemo, Placed, chapter_key, fingerprint, place, replace_in
+from .typesetter import Typesetter, typeset
 
 # Files whose change is no change of the book's set-up: the pictures the pages show.
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp", ".pdf"}
@@ -119,6 +120,7 @@ class Session:
         pdf: bool = False,
         cache_dir: str | Path | None = None,
         offline: bool = True,
+        typesetter: bool = True,
     ) -> None:
         self.root = Path(project).resolve()
         self.out = Path(out).resolve() if out else self.root / "dist" / "preview"
@@ -144,6 +146,9 @@ class Session:
         self._written: dict[str, str] = {}  # site path → digest of the bytes in the folder
         self._copied: dict[str, tuple[Path, int, int]] = {}  # site path → source, size, mtime
         self._pdf_key = ""
+        # With ``pdf``, chapter PDFs are typeset in a process of their own (kept warm):
+        # see :mod:`.typesetter`.  ``close()`` stops it.
+        self._typesetter = Typesetter().start() if pdf and typesetter else None
         # The templates' Jinja environment (its compiled templates), made again on a full
         # rebuild: a change in templates/ is one.
         self._env: Any = None
@@ -189,6 +194,11 @@ class Session:
             update.error = error.diagnostic
         update.seconds = time.perf_counter() - start
         return update
+
+    def close(self) -> None:
+        """Stop what the session started (the PDF process)."""
+        if self._typesetter is not None:
+            self._typesetter.close()
 
     def is_source(self, path: Path) -> bool:
         """Whether a change to ``path`` can change the book (not the outputs or the cache)."""
@@ -513,16 +523,13 @@ class Session:
         if key == self._pdf_key and target.is_file():
             return
         cache = self._cache()
-        selected = [Doc(chapter, copy_tree(doc.blocks), copy_tree(doc.meta))]
         update.warnings += font_problems(book, False)
-        if engine == "xelatex":
-            from ..write import pdf_xelatex
-
-            update.warnings += pdf_xelatex.write_pdf(book, selected, target, cache)
+        if self._typesetter is not None:  # the AST is pickled: the writer's passes change a copy
+            selected = [Doc(chapter, doc.blocks, doc.meta)]
+            update.warnings += self._typesetter.typeset(engine, book, selected, target, cache)
         else:
-            from ..write import pdf_weasyprint
-
-            update.warnings += pdf_weasyprint.write_pdf(book, selected, target, cache)
+            selected = [Doc(chapter, copy_tree(doc.blocks), copy_tree(doc.meta))]
+            update.warnings += typeset(engine, book, selected, target, cache)
         update.warnings = [d for d in dict.fromkeys(update.warnings) if d.severity != "info"]
         self._pdf_key = key
         update.pdf = name

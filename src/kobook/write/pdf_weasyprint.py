@@ -30,6 +30,7 @@ from . import (
     weasy_images,
     weasy_justify,
     weasy_reproducible,
+    weasy_subset,
     weasy_svgreplay,
 )
 from .common import atomic_output, blocks_to_html, highlight_css, part_titles, toc_entries
@@ -356,6 +357,7 @@ def write_pdf(
     weasy_breaks.install()
     weasy_svgreplay.install()
     weasy_svgreplay.new_document()
+    weasy_subset.install()
     html, problems = render_html(book, docs, cache)
     problems += html_leaks(docs, "weasyprint")  # LEAK002: raw HTML it cannot draw
     weasy_logger = logging.getLogger("weasyprint")
