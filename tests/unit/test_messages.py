@@ -397,6 +397,45 @@ def test_good_images_pass(tmp_path: Path, kind: str) -> None:
     assert unreadable_image(path) == ""
 
 
+def test_an_image_saved_again_is_examined_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer is kept per file, size and time (preview asks on every save): a file
+    damaged after a good answer is reported, and an unchanged one is not read again."""
+    import os
+
+    from kobook.transform import image_files
+
+    path = tmp_path / "fig.png"
+    path.write_bytes(image_bytes("PNG"))
+    assert unreadable_image(path) == ""
+    read = spy_on(monkeypatch, image_files, "examine")
+    assert unreadable_image(path) == ""
+    assert read == []
+    damaged = bytearray(path.read_bytes())
+    damaged[len(damaged) // 2] ^= 0xFF  # same size: only the time tells
+    stamp = path.stat().st_mtime_ns
+    path.write_bytes(bytes(damaged))
+    os.utime(path, ns=(stamp + 1_000_000, stamp + 1_000_000))
+    assert unreadable_image(path) != ""
+    assert read == [path]
+    path.unlink()
+    assert unreadable_image(path) != ""
+
+
+def spy_on(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[object]:
+    """Calls of the function ``module.name`` (its first argument each), still made."""
+    original = getattr(module, name)
+    calls: list[object] = []
+
+    def wrapper(first: object, *args: object) -> object:
+        calls.append(first)
+        return original(first, *args)
+
+    monkeypatch.setattr(module, name, wrapper)
+    return calls
+
+
 CORRUPT_GIF = "# 장\n\n본문이다.\n\n![그림](images/bad.gif)\n"
 
 

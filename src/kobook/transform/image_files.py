@@ -24,8 +24,33 @@ PDF = {".pdf"}
 CHECKED_BY_VERIFY = {"PNG", "JPEG"}
 
 
+# (path, size, mtime in ns) → the answer: ``kobook preview`` asks again on every save of
+# a chapter, and reading every chunk of its PNGs was a tenth of such a rebuild.
+_ANSWERS: dict[tuple[str, int, int], str] = {}
+KEPT = 4096
+
+
 def unreadable_image(path: Path) -> str:
-    """Why ``path`` is not an image kobook can use, or "" when it is one."""
+    """Why ``path`` is not an image kobook can use, or "" when it is one.
+
+    Kept per file, size and modification time: a file saved again is asked again.
+    """
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    answer = _ANSWERS.get(key)
+    if answer is None:
+        answer = examine(path)
+        if len(_ANSWERS) >= KEPT:
+            _ANSWERS.clear()
+        _ANSWERS[key] = answer
+    return answer
+
+
+def examine(path: Path) -> str:
+    """What :func:`unreadable_image` says, read from the file."""
     suffix = path.suffix.lower()
     try:
         if suffix in SVG:
