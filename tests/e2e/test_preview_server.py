@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -404,6 +405,62 @@ def test_saves_during_a_pdf_are_built_at_once_and_typeset_once_more(book: Path) 
     finally:
         session.release.set()
         watcher.pdf_worker.stop()
+
+
+class QuickPdf(Session):
+    """A real session whose chapter PDF is instant (what it typesets is recorded)."""
+
+    def __init__(self, root: Path, cache: Path) -> None:
+        super().__init__(root, cache_dir=cache)
+        self.typeset: list[str | None] = []
+
+    def rebuild_pdf(self) -> Update:
+        assert self._typesettable is not None
+        self.typeset.append(self._typesettable[2])
+        return Update(pdf="01-one.pdf", seconds=0.01)
+
+
+def test_the_pdf_starts_before_the_pages_are_made_and_waits_for_them(
+    book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--pdf`` asks for the chapter PDF once the chapters are transformed (it is
+    typeset beside the pages); it is published after the pages, and not at all when
+    the rebuild failed after the transforms (the error stays on the pages)."""
+    session = QuickPdf(book, tmp_path / "cache")
+    assert session.build().ok
+    published: list[Update] = []
+    watcher = Watcher(session, published.append, pdf=True)
+    assert watcher.pdf_worker is not None
+    worker = watcher.pdf_worker.start()
+    making_pages: list[bool] = []
+    original_site = session._site
+
+    def site(*args: Any) -> Any:
+        making_pages.append(worker._latest is not None)  # asked for before the pages
+        if (book / "book" / "02-two.md").read_text(encoding="utf-8").startswith("# 깨짐"):
+            raise KobookError("the pages failed", code="TEST001")
+        return original_site(*args)
+
+    monkeypatch.setattr(session, "_site", site)
+    try:
+        chapter = book / "book" / "01-one.md"
+        chapter.write_text(chapter.read_text(encoding="utf-8") + "\n덧붙인 문단.\n", "utf-8")
+        assert watcher.handle({chapter}).ok
+        assert worker.wait_idle(10)
+        assert making_pages == [True]
+        assert [(bool(u.pages), u.pdf) for u in published] == [(True, None), (False, "01-one.pdf")]
+        assert session.typeset == ["01-one"]
+
+        published.clear()
+        second = book / "book" / "02-two.md"
+        second.write_text("# 깨짐\n\n본문.\n", encoding="utf-8")
+        failed = watcher.handle({second})
+        assert failed.error is not None and failed.error.code == "TEST001"
+        assert worker.wait_idle(10)
+        assert session.typeset == ["01-one", "02-two"]  # typeset, but never published
+        assert [u.pdf for u in published] == [None] and published[0].error is not None
+    finally:
+        worker.stop()
 
 
 def test_pdf_event_and_status_through_the_server(preview: Preview, events: EventStream) -> None:

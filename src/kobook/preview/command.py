@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import KobookError
 from .server import DEFAULT_PORT, PreviewServer, diagnostic_json, is_loopback, start
 from .session import Session, Update
-from .watch import Watcher, build_pdf, guarded
+from .watch import Watcher, build_pdf, guarded, with_findings
 
 Echo = Callable[[str], None]
 
@@ -73,8 +73,9 @@ def run(
         server = start(session, host, port)
         server.publish(first)
         if pdf and first.ok:
-            pdf_update = build_pdf(session, first)
+            pdf_update = build_pdf(session)
             if pdf_update is not None:
+                pdf_update = with_findings(pdf_update, first)
                 server.publish(pdf_update)
                 say(describe(pdf_update, session.root))
 

@@ -131,6 +131,12 @@ class Session:
         self.last: Update | None = None
         self.good: Good | None = None
         self.edited: str | None = None  # id of the chapter of the most recent change
+        # Told each rebuild's Update once its chapters are transformed, before its pages
+        # are made (the watcher starts the chapter PDF then); the Update is filled later.
+        self.on_transformed: Callable[[Update], None] | None = None
+        # The newest transformed build, its metadata key and edited chapter: what
+        # ``rebuild_pdf`` typesets (newer than ``good`` while the pages are being made).
+        self._typesettable: tuple[Good, str, str | None] | None = None
         self._config = ""  # key of the metadata the kept results were made with
         self._normalized: dict[tuple[Any, ...], Normalized] = {}
         self._parsed: dict[tuple[str, str], bytes] = {}  # (reader, text) → marshal of the AST
@@ -182,9 +188,11 @@ class Session:
         """Typeset the edited chapter's PDF (``CHAPTER.pdf`` beside the pages) if it changed.
 
         The chapter is the one named by ``chapter=``, else that of the most
-        recent change, numbered as in the whole book (the last good build's
-        transformed chapters are reused).  Sets :attr:`Update.pdf` when the
-        file was written; a PDF that would not change is not typeset again.
+        recent change, numbered as in the whole book (the newest transformed
+        chapters are reused: those of the rebuild under way once its chapters
+        are transformed, see :attr:`on_transformed`).  Sets :attr:`Update.pdf`
+        when the file was written; a PDF that would not change is not typeset
+        again.
         """
         start = time.perf_counter()
         update = Update(mode="pdf")
@@ -248,22 +256,28 @@ class Session:
         previous = self.good.texts if self.good else {}
         update.chapters = [i for i, text in texts.items() if previous.get(i) != text]
         cache = self._cache()
-        findings = self._normalize(book, cache)
+        update.findings = self._normalize(book, cache)
         docs, keys, ctx = self._transform(book, cache)
         warnings = list(book.notes) + report.problems + report.notes + ctx.diagnostics
-        files, problems = self._site(book, docs, keys)
-        warnings += problems
-        # Everything is made: now write (nothing is written when a stage failed).
-        update.pages = self._write(files)
-        update.findings = findings
-        update.warnings = [d for d in dict.fromkeys(warnings) if d.severity != "info"]
         chapter_files = {c.path.resolve() for c in book.chapters}
         chapter_files |= {
             Path(p).resolve() for p in {p for c in book.chapters for p, _ in c.origins}
         }
-        self.good = Good(book, docs, keys, texts, chapter_files)
+        good = Good(book, docs, keys, texts, chapter_files)
+        edited = self._edited(book, changed, update.chapters) or self.edited
+        # What the chapter PDF is typeset from: ready now, so ``--pdf`` starts while the
+        # pages are made (the PDF process runs on the other core).
+        self._typesettable = (good, config, edited)
+        if self.on_transformed is not None:
+            self.on_transformed(update)
+        files, problems = self._site(book, docs, keys)
+        warnings += problems
+        # Everything is made: now write (nothing is written when a stage failed).
+        update.pages = self._write(files)
+        update.warnings = [d for d in dict.fromkeys(warnings) if d.severity != "info"]
+        self.good = good
         self._config = config
-        self.edited = self._edited(book, changed, update.chapters) or self.edited
+        self.edited = edited
 
     def _check_sources(self, chapters: list[Chapter]) -> None:
         """``guard.check_source`` of each chapter whose text was not checked before."""
@@ -508,16 +522,16 @@ class Session:
         from ..api import font_problems
         from ..parse.ast import copy_tree
 
-        good = self.good
-        if good is None:
+        if self._typesettable is None:
             return
+        good, config, edited = self._typesettable
         book = good.book
-        wanted = self.chapter or self.edited
+        wanted = self.chapter or edited
         chapter = select_chapter(book, wanted) if wanted else book.chapters[0]
         index = book.chapters.index(chapter)
         doc = good.docs[index]
         engine = book.config.engine
-        key = fingerprint(good.keys[index], chapter_key(chapter), self._config, engine)
+        key = fingerprint(good.keys[index], chapter_key(chapter), config, engine)
         name = f"{chapter.id}.pdf"
         target = self.out / name
         if key == self._pdf_key and target.is_file():

@@ -120,13 +120,30 @@ class Watcher:
             self.ready.set()
 
     def handle(self, paths: Iterable[Path]) -> Update:
-        """One batch of saves: rebuild, publish, then (``pdf``) ask for the chapter PDF."""
+        """One batch of saves: rebuild and publish; with ``pdf``, the chapter PDF is asked
+        for as soon as the chapters are transformed (:attr:`Session.on_transformed`), and
+        published once this rebuild is published and only if it succeeded."""
         changed = set(paths)
         self.batches += 1
-        update = guarded(lambda: self.session.rebuild(changed))
-        self.publish(update)
-        if self.pdf_worker is not None and update.ok:
-            self.pdf_worker.request(update)
+        published = threading.Event()
+        requested: list[Update] = []
+        worker = self.pdf_worker
+
+        def transformed(update: Update) -> None:
+            if worker is not None:
+                requested.append(update)
+                worker.request(update, published)
+
+        self.session.on_transformed = transformed
+        try:
+            update = guarded(lambda: self.session.rebuild(changed))
+            self.session.on_transformed = None
+            self.publish(update)
+        finally:
+            self.session.on_transformed = None
+            published.set()  # even when publishing failed: the PDF worker waits for it
+        if worker is not None and update.ok and not requested:
+            worker.request(update, published)  # a session that does not tell (tests' fakes)
         return update
 
 
@@ -145,7 +162,8 @@ class PdfWorker:
         self.publish = publish
         self.runs = 0  # typesetting runs done (for tests)
         self._lock = threading.Lock()
-        self._latest: Update | None = None  # the HTML update of the newest request
+        # The HTML update of the newest request, and the event set once it is published.
+        self._latest: tuple[Update, threading.Event] | None = None
         self._wanted = threading.Event()
         self._idle = threading.Event()
         self._idle.set()
@@ -156,10 +174,18 @@ class PdfWorker:
         self._thread.start()
         return self
 
-    def request(self, html: Update) -> None:
-        """Typeset after this good HTML build (at once, or when the current run ends)."""
+    def request(self, html: Update, published: threading.Event | None = None) -> None:
+        """Typeset for this HTML build (at once, or when the current run ends).
+
+        ``published`` is set once the build is over and published; the PDF is
+        published after it, and not at all when the build failed (its pages
+        kept the error: a PDF event must not clear it).  None: it is over.
+        """
+        done = published if published is not None else threading.Event()
+        if published is None:
+            done.set()
         with self._lock:
-            self._latest = html
+            self._latest = (html, done)
             self._idle.clear()
             self._wanted.set()
 
@@ -180,13 +206,15 @@ class PdfWorker:
             if self._stop.is_set():
                 return
             with self._lock:
-                html = self._latest
+                latest = self._latest
                 self._wanted.clear()
-            if html is not None:
-                result = build_pdf(self.session, html)
+            if latest is not None:
+                html, published = latest
+                result = build_pdf(self.session)
                 self.runs += 1
-                if result is not None:
-                    self.publish(result)
+                published.wait()
+                if result is not None and html.ok:
+                    self.publish(with_findings(result, html))
             with self._lock:
                 if not self._wanted.is_set():
                     self._idle.set()
@@ -206,22 +234,24 @@ def guarded(rebuild: Callable[[], Update]) -> Update:
     return update
 
 
-def build_pdf(session: Session, html: Update) -> Update | None:
-    """The chapter PDF after a good HTML build, as an Update to publish (None: nothing new).
-
-    It keeps the HTML build's findings, so that publishing it does not empty
-    the pages' findings panel, and names no page: the pages need no reload.
-    """
+def build_pdf(session: Session) -> Update | None:
+    """The chapter PDF of the newest transformed build (None: nothing new to publish)."""
     rebuild_pdf = getattr(session, "rebuild_pdf", None)
     if rebuild_pdf is None:
         return None
     result = guarded(rebuild_pdf)
     if result.ok and not result.pdf:
         return None
+    return result
+
+
+def with_findings(pdf: Update, html: Update) -> Update:
+    """The PDF's Update as published: with the HTML build's findings, so that publishing
+    it does not empty the pages' findings panel, and naming no page (no reload)."""
     return Update(
-        error=result.error,
+        error=pdf.error,
         findings=html.findings,
-        warnings=result.warnings,
-        pdf=result.pdf,
-        seconds=result.seconds,
+        warnings=pdf.warnings,
+        pdf=pdf.pdf,
+        seconds=pdf.seconds,
     )
