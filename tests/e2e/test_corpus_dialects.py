@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,6 +45,9 @@ class Built:
     pdf: Path
     pdf_text: str
     pages: list[str]
+    # pages whose block-by-block HTML (kobook preview's) differed from pandoc's whole one
+    pieced_differing: list[str]
+    pieced: int
 
     def codes(self, code: str) -> list[Diagnostic]:
         return [d for d in self.result.diagnostics if d.code == code]
@@ -67,14 +71,53 @@ def build_corpus(source: Path, tmp: Path) -> Built:
     shutil.copytree(source, root)
     imported = import_repository(root)
     out, cache = tmp / "out", tmp / "cache"
-    result = build(root, ["html", "pdf"], out=out, cache_dir=cache, keep_going=True, offline=True)
+    with pytest.MonkeyPatch.context() as patch:
+        witness = BlockHtmlWitness(patch)
+        result = build(
+            root, ["html", "pdf"], out=out, cache_dir=cache, keep_going=True, offline=True
+        )
     pdf = result.outputs["pdf"]
     text = subprocess.run(
         ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
     ).stdout
     return Built(
-        root, result, imported.chapters, result.outputs["html"].parent, pdf, text, text.split("\f")
+        root,
+        result,
+        imported.chapters,
+        result.outputs["html"].parent,
+        pdf,
+        text,
+        text.split("\f"),
+        witness.differing,
+        witness.pieced,
     )
+
+
+class BlockHtmlWitness:
+    """While a build runs, every pandoc HTML of a page or the print HTML is also made
+    block by block (``write/blockhtml.py``, as ``kobook preview`` makes it), from
+    pieces kept from earlier pages and from a differently ordered copy of the same
+    page; the build keeps pandoc's own, the witness notes where the two differ."""
+
+    def __init__(self, patch: pytest.MonkeyPatch) -> None:
+        from kobook.write import blockhtml, common, html, pdf_weasyprint
+
+        self.kept = blockhtml.BlockHtml(common.blocks_to_html)
+        self.differing: list[str] = []
+        self.pieced = 0  # pages made from pieces (not written whole for their footnotes)
+        whole = common.blocks_to_html
+
+        def both(blocks: list[Any], extra_args: list[str] | None = None) -> str:
+            text = whole(blocks, extra_args)
+            if extra_args is None:
+                self.kept.html(blocks[::-1])  # the same blocks, other code-block counts
+                if self.kept.html(blocks) != text:
+                    self.differing.append(text[:200])
+                self.pieced += not blockhtml.has_notes(blocks)
+            return text
+
+        patch.setattr(html, "blocks_to_html", both)
+        patch.setattr(pdf_weasyprint, "blocks_to_html", both)
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +130,13 @@ def scaling(tmp_path_factory: pytest.TempPathFactory) -> Built:
 def rust(tmp_path_factory: pytest.TempPathFactory) -> Built:
     need_corpus(RUST_BOOK / "src" / "SUMMARY.md")
     return build_corpus(RUST_BOOK, tmp_path_factory.mktemp("rust"))
+
+
+def test_pages_made_block_by_block_are_pandocs_own(scaling: Built, rust: Built) -> None:
+    """What ``kobook preview`` writes from kept pieces is byte for byte pandoc's HTML
+    (code blocks numbered or not, the ones pandoc cannot highlight counted too)."""
+    assert scaling.pieced_differing == [] and rust.pieced_differing == []
+    assert scaling.pieced >= 3 and rust.pieced >= 20
 
 
 # -- scaling-book-en (distill) -------------------------------------------------

@@ -49,6 +49,8 @@ from ..cache import Cache, atomic_write
 from ..errors import Diagnostic, KobookError
 from ..load import Book, Chapter, load_book, select_chapter
 from ..parse import Doc
+from ..write.blockhtml import BlockHtml
+from ..write.common import blocks_to_html
 from .passmemo import Lines, PassMemo, Placed, chapter_key, fingerprint, place, replace_in
 from .typesetter import Typesetter, typeset
 
@@ -149,6 +151,8 @@ class Session:
         # AST key → the images (and framed pages) it shows: site path → file.
         self._copies: dict[str, dict[str, Path]] = {}
         self._bodies: dict[str, Body] = {}  # chapter id → its last body
+        # The HTML of every block written so far: an edit writes only its own blocks.
+        self._blocks = BlockHtml(blocks_to_html)
         self._written: dict[str, str] = {}  # site path → digest of the bytes in the folder
         self._copied: dict[str, tuple[Path, int, int]] = {}  # site path → source, size, mtime
         self._pdf_key = ""
@@ -465,7 +469,7 @@ class Session:
 
         def make(item: tuple[Doc, str]) -> tuple[Doc, Body]:
             doc, key = item
-            html, problems = page_body(doc, book, pages)
+            html, problems = page_body(doc, book, pages, self._blocks)
             return doc, Body(key, html, place(problems, Lines(doc.chapter)))
 
         if len(wanted) < 2:

@@ -38,9 +38,13 @@ from ..cache import Cache
 from ..errors import Diagnostic, KobookError
 from ..load import Book
 from ..parse import Doc
+from ..write.blockhtml import BlockHtml
+from ..write.common import blocks_to_html
 
 # The first PDF of a new process also pays for loading WeasyPrint and the fonts: done
 # by a small document at start, while the first pages are built.
+# The HTML of the blocks typeset so far, for the whole life of the process.
+KEPT_HTML = BlockHtml(blocks_to_html)
 WARM_UP = "<html lang='ko'><body><p>미리 보기 준비 — preview 1.</p></body></html>"
 
 
@@ -54,12 +58,14 @@ def typeset(engine: str, book: Book, docs: list[Doc], target: Path, cache: Cache
 
     # Successive chapter PDFs share their font subsets (kept while a save brings no
     # new glyph): not for ``kobook build``, whose bytes must not depend on what the
-    # process built before.
-    token = weasy_subset.GROWING.set(True)
+    # process built before.  The blocks' HTML is kept too (the same bytes either way).
+    growing = weasy_subset.GROWING.set(True)
+    kept = pdf_weasyprint.KEPT_HTML.set(KEPT_HTML)
     try:
         return pdf_weasyprint.write_pdf(book, docs, target, cache)
     finally:
-        weasy_subset.GROWING.reset(token)
+        pdf_weasyprint.KEPT_HTML.reset(kept)
+        weasy_subset.GROWING.reset(growing)
 
 
 def serve(jobs: Connection, answers: Connection) -> None:

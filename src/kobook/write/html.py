@@ -30,6 +30,7 @@ from ..parse.ast import copy_tree, iter_nodes, keyval
 from ..transform.math_macros import for_mathml
 from ..transform.remote import REMOTE_ATTR
 from . import passes
+from .blockhtml import BlockHtml
 from .common import (
     atomic_directory,
     blocks_to_html,
@@ -87,10 +88,17 @@ def prepare(doc: Doc, book: Book, pages: dict[str, str]) -> tuple[list[Any], lis
     return passes.rewrite_links(blocks, pages, page_name(doc)), problems
 
 
-def page_body(doc: Doc, book: Book, pages: dict[str, str]) -> tuple[str, list[Diagnostic]]:
-    """A chapter page's HTML body and the warnings met while preparing it."""
+def page_body(
+    doc: Doc, book: Book, pages: dict[str, str], kept: BlockHtml | None = None
+) -> tuple[str, list[Diagnostic]]:
+    """A chapter page's HTML body and the warnings met while preparing it.
+
+    ``kept``: the HTML of blocks written before (``kobook preview``), else
+    pandoc writes the whole chapter; the bytes are the same.
+    """
     blocks, problems = prepare(doc, book, pages)
-    body = math_fallbacks(blocks_to_html(blocks), blocks, doc, problems)
+    html = kept.html(blocks) if kept is not None else blocks_to_html(blocks)
+    body = math_fallbacks(html, blocks, doc, problems)
     return body, problems
 
 

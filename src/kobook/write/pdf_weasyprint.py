@@ -10,6 +10,7 @@ heads, bookmarks from headings and Korean word line breaking.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import logging
 import re
 from pathlib import Path
@@ -33,6 +34,7 @@ from . import (
     weasy_subset,
     weasy_svgreplay,
 )
+from .blockhtml import BlockHtml
 from .common import atomic_output, blocks_to_html, highlight_css, part_titles, toc_entries
 from .fonts import resolve_fonts
 from .latex_meta import class_options
@@ -176,6 +178,13 @@ def image_ready(path: Path, cache: Cache) -> bool:
     return entry is not None and entry.is_file()
 
 
+# Set by a process that typesets again and again (``kobook preview --pdf``): the HTML of
+# the blocks it wrote before, so that a save's PDF asks pandoc only for its new blocks.
+KEPT_HTML: contextvars.ContextVar[BlockHtml | None] = contextvars.ContextVar(
+    "kobook_kept_html", default=None
+)
+
+
 def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, list[Diagnostic]]:
     """The whole book as one print HTML document (also useful for debugging the CSS)."""
     config = book.config
@@ -185,7 +194,8 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
     combined: list[Any] = []
     for doc in docs:
         combined += [*prepare(doc, book, cache, problems), marker]
-    body = blocks_to_html(combined)
+    kept = KEPT_HTML.get()
+    body = kept.html(combined) if kept is not None else blocks_to_html(combined)
     parts = body.split(CHAPTER_SPLIT)
     part_of = part_titles(docs, config.words)
     chapters = [
