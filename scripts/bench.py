@@ -223,6 +223,7 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
     first = session.build()
     if not first.ok:
         raise SystemExit(f"preview build failed: {first.error}")
+    session.settle()  # as kobook preview does after its first build
     cold = time.perf_counter() - start
     source = book / PLAYBOOK_MD.name
     chapter = next(c for c in session.good.book.chapters if c.id == "ch03")  # type: ignore[union-attr]

@@ -6,6 +6,7 @@ watcher with a short debounce) over a tiny book, and stops both at the end.
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import socket
@@ -479,6 +480,8 @@ def test_run_serves_until_told_to_stop(book: Path) -> None:
         url = next(line for line in lines if "http://" in line)
         port = int(url.split("http://127.0.0.1:")[1].split("/")[0])
         lines.append("fetched:" + str("원래 문장" in get_text(port, "/01-one.html")))
+        # the first build's objects are out of the cyclic collector's walks while it runs
+        lines.append(f"frozen:{gc.get_freeze_count() > 1000}")
         stop.set()
 
     helper = threading.Thread(target=fetch_then_stop)
@@ -487,6 +490,8 @@ def test_run_serves_until_told_to_stop(book: Path) -> None:
     helper.join()
     assert lines[0].startswith("built in")
     assert "fetched:True" in lines
+    assert "frozen:True" in lines
+    assert gc.get_freeze_count() == 0  # and back in them once it stopped
     assert lines[-1] == "stopped"
 
 

@@ -7,6 +7,7 @@ terminal is decided here.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import sys
 import time
@@ -69,6 +70,7 @@ def run(
     watcher: Watcher | None = None
     try:
         first = guarded(session.build)
+        session.settle()
         say(describe(first, session.root, first=True))
         server = start(session, host, port)
         server.publish(first)
@@ -103,6 +105,7 @@ def run(
         if server is not None:
             server.close()
         session.close()
+        gc.unfreeze()  # what settle() left out is collected again (run() called from Python)
     say("stopped")
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import gc
 import hashlib
 import marshal
 import os
@@ -206,6 +207,19 @@ class Session:
             update.error = error.diagnostic
         update.seconds = time.perf_counter() - start
         return update
+
+    @staticmethod
+    def settle() -> None:
+        """Leave what is alive now out of Python's cyclic garbage collector.
+
+        Called by a long-running preview after its first build: the modules
+        and the kept build are tens of thousands of objects that every full
+        collection walked again during each rebuild (25 ms of a 0.62 s rebuild of
+        a playbook chapter).  Not done by the library on its own: what is
+        frozen is never collected if it later becomes a cycle of garbage.
+        """
+        gc.collect()
+        gc.freeze()
 
     def close(self) -> None:
         """Stop what the session started (the PDF process)."""
