@@ -15,7 +15,6 @@ import contextlib
 import hashlib
 import os
 import re
-import shutil
 import zlib
 from pathlib import Path
 
@@ -30,7 +29,6 @@ from tests.conftest import BookMaker
 from tests.e2e.test_cli import kobook as cli
 from tests.listener import listening
 
-NO_XELATEX = shutil.which("xelatex") is None
 TOKEN = "KOBOOKSECRET7731"
 
 
@@ -194,7 +192,6 @@ TEX_CHAPTER = """# 장
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(NO_XELATEX, reason="xelatex not installed")
 def test_xelatex_reads_no_file_outside_without_trust(make_book: BookMaker, secret: Path) -> None:
     root = make_book(
         {"book/01.md": TEX_CHAPTER.format(secret=secret)},
@@ -229,7 +226,6 @@ def test_xelatex_reads_no_file_outside_without_trust(make_book: BookMaker, secre
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(NO_XELATEX, reason="xelatex not installed")
 def test_xelatex_with_trust_is_still_paranoid(make_book: BookMaker, secret: Path) -> None:
     chapter = (
         "# 장\n\n```{=latex}\n"
@@ -432,7 +428,6 @@ def test_templates_stay_inside_and_sandboxed(
     refused(result.stderr, "SEC004", "'__class__' of a str value")
 
 
-@pytest.mark.skipif(NO_XELATEX, reason="xelatex not installed")
 def test_latex_template_partials_stay_inside(make_book: BookMaker, secret: Path) -> None:
     root = make_book({"book/01.md": "# 장\n"})
     template = root / "templates" / "latex" / "book.latex"
@@ -502,9 +497,8 @@ def test_no_pdf_engine_touches_the_network(
         assert sorted(path for path, _ in listener.connections) == sorted(DOWNLOADS)
         assert all(agent.startswith("kobook/") for _, agent in listener.connections)
         seen = listener.count
-        if not NO_XELATEX:
-            latex = kobook.build(root, ["pdf"], engine="xelatex", keep_going=True)
-            assert latex.outputs["pdf"].is_file()
-            assert listener.count == seen, listener.connections[seen:]
+        latex = kobook.build(root, ["pdf"], engine="xelatex", keep_going=True)
+        assert latex.outputs["pdf"].is_file()
+        assert listener.count == seen, listener.connections[seen:]
     refused = " ".join(d.message for d in online.diagnostics if d.code in ("SEC002", "HTML001"))
     assert "svg-image.png" in refused  # the SVG's <image> was refused, not fetched

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,8 +19,6 @@ from kobook.errors import KobookError
 from tests.checks import html_problems, pdf_pages, squash
 from tests.conftest import BookMaker
 from tests.imageserver import ImageServer
-
-NO_XELATEX = shutil.which("xelatex") is None
 
 
 def chapter(server: ImageServer, *paths: str) -> str:
@@ -116,9 +113,7 @@ def test_offline_is_img002_with_file_and_line(make_book: BookMaker, server: Imag
     "engine",
     [
         "weasyprint",
-        pytest.param(
-            "xelatex", marks=pytest.mark.skipif(NO_XELATEX, reason="xelatex not installed")
-        ),
+        "xelatex",
     ],
 )
 def test_offline_keep_going_shows_placeholders(
@@ -141,7 +136,6 @@ def test_offline_keep_going_shows_placeholders(
     assert html_problems(site) == []
 
 
-@pytest.mark.skipif(NO_XELATEX, reason="xelatex not installed")
 def test_xelatex_uses_the_downloaded_copy(make_book: BookMaker, server: ImageServer) -> None:
     root = make_book({"book/01.md": chapter(server, "/pixel.png", "/missing.png")})
     result = kobook.build(root, ["pdf"], engine="xelatex", keep_going=True)
