@@ -10,12 +10,14 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..boundary import has_scheme, inside, is_file_url
 from ..cache import digest
 from ..errors import KobookError
+from ..korean.hangul import is_syllable
 from ..load.config import key_line
 from ..parse import Doc, api_version
 from ..parse.ast import iter_nodes, walk
@@ -155,8 +157,30 @@ def cite(doc: Doc, ctx: Context) -> Doc:
     return doc
 
 
-HANGUL = re.compile(r"[\uac00-\ud7a3]")
 AMPERSAND = [{"t": "Space"}, {"t": "Str", "c": "&"}, {"t": "Space"}]
+
+# How a list of inlines is rebuilt: given the list built so far, the original list and
+# the index reached, append what replaces the items from there and say how many it
+# used (0: none; the item is kept, rewritten inside).
+Step = Callable[[list[Any], list[Any], int], int]
+
+
+def rewrite_lists(value: Any, step: Step) -> Any:
+    """``value`` with each list in it (at any depth) rebuilt by ``step``."""
+    if isinstance(value, list):
+        out: list[Any] = []
+        index = 0
+        while index < len(value):
+            used = step(out, value, index)
+            if used:
+                index += used
+                continue
+            out.append(rewrite_lists(value[index], step))
+            index += 1
+        return out
+    if isinstance(value, dict) and "c" in value and not isinstance(value["c"], str):
+        return {**value, "c": rewrite_lists(value["c"], step)}
+    return value
 
 
 def korean_name_lists(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -172,32 +196,23 @@ def korean_name_lists(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if not (isinstance(item, dict) and item.get("t") == "Str" and item["c"]):
             return False
         text = item["c"].rstrip(",") if last else item["c"].lstrip("(")
-        return bool(text) and bool(HANGUL.match(text[-1] if last else text[0]))
+        return bool(text) and is_syllable(text[-1] if last else text[0])
 
-    def join(value: Any) -> Any:
-        if isinstance(value, list):
-            out: list[Any] = []
-            index = 0
-            while index < len(value):
-                if (
-                    out
-                    and value[index : index + 3] == AMPERSAND
-                    and hangul_edge(out[-1], True)
-                    and hangul_edge(value[index + 3] if index + 3 < len(value) else None, False)
-                ):
-                    if not out[-1]["c"].endswith(","):
-                        out[-1] = {"t": "Str", "c": out[-1]["c"] + ","}
-                    out.append({"t": "Space"})
-                    index += 3
-                    continue
-                out.append(join(value[index]))
-                index += 1
-            return out
-        if isinstance(value, dict) and "c" in value and not isinstance(value["c"], str):
-            return {**value, "c": join(value["c"])}
-        return value
+    def comma(out: list[Any], value: list[Any], index: int) -> int:
+        after = value[index + 3] if index + 3 < len(value) else None
+        if not (
+            out
+            and value[index : index + 3] == AMPERSAND
+            and hangul_edge(out[-1], True)
+            and hangul_edge(after, False)
+        ):
+            return 0
+        if not out[-1]["c"].endswith(","):
+            out[-1] = {"t": "Str", "c": out[-1]["c"] + ","}
+        out.append({"t": "Space"})
+        return 3
 
-    return [join(block) for block in blocks]
+    return [rewrite_lists(block, comma) for block in blocks]
 
 
 ET_AL = re.compile(r"외(?=$|[,;)\]])")
@@ -211,31 +226,25 @@ def bind_et_al(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     without its name, the way a particle cut from its word reads.
     """
 
-    def join(value: Any) -> Any:
-        if isinstance(value, list):
-            out: list[Any] = []
-            for item in value:
-                if (
-                    isinstance(item, dict)
-                    and item.get("t") == "Str"
-                    and ET_AL.match(item["c"])
-                    and len(out) >= 2
-                    and out[-1] == {"t": "Space"}
-                    and isinstance(out[-2], dict)
-                    and out[-2].get("t") == "Str"
-                ):
-                    out.pop()
-                    out[-1] = {"t": "Str", "c": out[-1]["c"] + "\u00a0" + item["c"]}
-                    continue
-                out.append(join(item))
-            return out
-        if isinstance(value, dict) and "c" in value and not isinstance(value["c"], str):
-            return {**value, "c": join(value["c"])}
-        return value
+    def glue(out: list[Any], value: list[Any], index: int) -> int:
+        item = value[index]
+        if not (
+            isinstance(item, dict)
+            and item.get("t") == "Str"
+            and ET_AL.match(item["c"])
+            and len(out) >= 2
+            and out[-1] == {"t": "Space"}
+            and isinstance(out[-2], dict)
+            and out[-2].get("t") == "Str"
+        ):
+            return 0
+        out.pop()
+        out[-1] = {"t": "Str", "c": out[-1]["c"] + "\u00a0" + item["c"]}
+        return 1
 
     for node in iter_nodes(blocks):
         if node["t"] == "Cite":
-            node["c"][1] = join(node["c"][1])
+            node["c"][1] = rewrite_lists(node["c"][1], glue)
     return blocks
 
 
