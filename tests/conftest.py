@@ -75,14 +75,15 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ImageServer]:
 def spy(
     monkeypatch: pytest.MonkeyPatch, owner: object, name: str, note: Callable[..., object]
 ) -> list[object]:
-    """Wrap the method ``owner.name`` (undone after the test): each call still runs, and
-    ``note(self, *args)`` of it is appended to the returned list."""
+    """Wrap the function or method ``owner.name`` (undone after the test): each call
+    still runs, and ``note(*args)`` of it (``self`` first for a method) is appended
+    to the returned list."""
     original = getattr(owner, name)
     calls: list[object] = []
 
-    def wrapper(self: object, *args: object, **kwargs: object) -> object:
-        calls.append(note(self, *args))
-        return original(self, *args, **kwargs)
+    def wrapper(*args: object, **kwargs: object) -> object:
+        calls.append(note(*args))
+        return original(*args, **kwargs)
 
     monkeypatch.setattr(owner, name, wrapper)
     return calls

@@ -32,7 +32,7 @@ from kobook.write import html as html_writer
 from kobook.write.latex_assets import convert_image
 from kobook.write.passes import without_separators
 from kobook.write.templates import environment
-from tests.conftest import BookMaker
+from tests.conftest import BookMaker, spy
 
 # --- the metadata schema: one case per section, with the line it must name ----------
 
@@ -409,7 +409,7 @@ def test_an_image_saved_again_is_examined_again(
     path = tmp_path / "fig.png"
     path.write_bytes(image_bytes("PNG"))
     assert unreadable_image(path) == ""
-    read = spy_on(monkeypatch, image_files, "examine")
+    read = spy(monkeypatch, image_files, "examine", lambda path: path)
     assert unreadable_image(path) == ""
     assert read == []
     damaged = bytearray(path.read_bytes())
@@ -421,19 +421,6 @@ def test_an_image_saved_again_is_examined_again(
     assert read == [path]
     path.unlink()
     assert unreadable_image(path) != ""
-
-
-def spy_on(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[object]:
-    """Calls of the function ``module.name`` (its first argument each), still made."""
-    original = getattr(module, name)
-    calls: list[object] = []
-
-    def wrapper(first: object, *args: object) -> object:
-        calls.append(first)
-        return original(first, *args)
-
-    monkeypatch.setattr(module, name, wrapper)
-    return calls
 
 
 CORRUPT_GIF = "# 장\n\n본문이다.\n\n![그림](images/bad.gif)\n"

@@ -137,7 +137,6 @@ class Watcher:
         self.session.on_transformed = transformed
         try:
             update = guarded(lambda: self.session.rebuild(changed))
-            self.session.on_transformed = None
             self.publish(update)
         finally:
             self.session.on_transformed = None

@@ -136,16 +136,14 @@ def install() -> None:
     def draw(self: Any, stream: Any, width: float, height: float, style: Any) -> None:
         url = str(getattr(self, "_base_url", "") or "")
         key = key_of(url, width, height)
-        fresh = None if key is None or key in _DRAWN else fresh_copy(self, url)
-        if key is None or (key not in _DRAWN and fresh is None):
-            original(self, stream, width, height, style)
-            return
-        if key in _DRAWN:
+        if key is not None and key in _DRAWN:
             done = _DRAWN[key]
-            if done is None:  # not replayable: drawn as WeasyPrint draws it
-                original(self, stream, width, height, style)
-            else:
+            if done is not None:
                 replay(stream, done)
+                return
+        fresh = fresh_copy(self, url) if key is not None and key not in _DRAWN else None
+        if key is None or fresh is None:  # not ours, or not replayable: WeasyPrint draws it
+            original(self, stream, width, height, style)
             return
         _DRAWN[key] = record(stream, lambda: original(fresh, stream, width, height, style))
 
