@@ -8,6 +8,7 @@ preview folder with a fresh ``kobook build html`` of the same sources.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -204,6 +205,41 @@ def test_broken_metadata_and_missing_images_are_errors(three: Path, tmp_path: Pa
     update = session.rebuild({chapter})
     assert update.error is not None and update.error.code.startswith("IMG")
     assert update.error.location.file == chapter
+
+
+@pytest.mark.parametrize(
+    ("fix", "code"),
+    [("[링크](https://evil.example)", None), ("@fig:nothing", "REF001")],
+    ids=["link", "unknown-reference"],
+)
+def test_a_fix_the_proof_refuses_is_never_shown(
+    three: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fix: str, code: str | None
+) -> None:
+    """The page is built from the fixed text while pandoc proves it; a refused fix (here a
+    rule turning 링크 into syntax) builds again from the proven text, even when the
+    guess does not build at all."""
+    from kobook.check import runner as check_runner
+    from kobook.check.model import Finding, Rule
+    from kobook.check.rules import RULES
+
+    def syntax(doc: object, settings: object) -> Iterator[Finding]:
+        text: str = doc.text  # type: ignore[attr-defined]
+        start = text.find("링크")
+        if start >= 0:
+            yield Finding("KO006", start, start + 2, "evil", fix)
+
+    monkeypatch.setattr(
+        check_runner, "RULES", [*RULES, Rule("KO006", "evil", "warning", "fix", syntax)]
+    )
+    session = start(three, tmp_path)
+    update = session.rebuild({edit(three / "book/02.md", "둘째 장의 본문", "링크 둘째 장의 본문")})
+    assert update.ok, update.error
+    assert update.pages == ["02.html"]
+    page = (session.out / "02.html").read_text(encoding="utf-8")
+    assert "링크 둘째 장의 본문" in page and "evil.example" not in page
+    [refused] = [d for d in update.findings["02.html"] if d.code == "CHK004"]
+    assert "KO006 fix not applied" in refused.message and refused.location.line == 3
+    assert_same_as_full_build(session, tmp_path)
 
 
 def test_findings_are_given_per_page(three: Path, tmp_path: Path) -> None:

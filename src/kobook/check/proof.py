@@ -19,11 +19,12 @@ reported (``CHK004``) instead of written.
 
 from __future__ import annotations
 
+import functools
 import json
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -304,70 +305,126 @@ def refusal(finding: Finding, why: str) -> Finding:
     )
 
 
-def proven_fix(
-    text: str,
-    path: Path | None,
-    settings: Settings,
-    *,
-    build_only: bool = False,
-    reader: str = READER,
-    cache: Cache | None = None,
-    on_candidate: Callable[[str], None] | None = None,
-) -> ProvenFix:
-    """Like :func:`kobook.check.runner.fix_text`, but every pass is proven by pandoc.
+def proven_fix(text: str, path: Path | None, settings: Settings, **options: Any) -> ProvenFix:
+    """Like :func:`kobook.check.runner.fix_text`, but the fixed text is proven by pandoc.
 
-    pandoc runs only when a pass changes the text (once for the original, once
-    per candidate), and bisects only when a pass fails the proof.
-    ``on_candidate`` is told each fixed text before it is proven: the likely
-    result, which ``kobook preview`` starts parsing while the proof runs.
+    ``options`` are :class:`PendingFix`'s; this waits for its proof.
     """
-    proof = Proof(text, reader, cache)
-    current = text
-    refused: dict[tuple[str, int, int, str | None], str] = {}  # key → why, in `current`
-    checked: tuple[str, list[Finding]] | None = None  # the last text checked, its findings
-    ahead: list[tuple[str, list[Finding]]] = []  # a candidate checked while pandoc ran
+    return PendingFix(text, path, settings, **options).result()
 
-    def check(text: str) -> list[Finding]:
-        for done, findings in ahead:
-            if done == text:
-                return findings
-        return check_text(text, path, settings, build_only=build_only)
 
-    for _ in range(MAX_PASSES):
-        findings = check(current)
-        checked = (current, findings)
-        fixable = [f for f in findings if f.replacement is not None and key(f) not in refused]
-        candidate = apply_fixes(current, fixable)
-        if candidate == current:
-            break
-        if on_candidate is not None:
-            on_candidate(candidate)
+class PendingFix:
+    """The fixed text of ``text``, made at once; pandoc's proof of it, in the background.
 
-        def look_ahead(candidate: str = candidate) -> None:
-            ahead[:] = [(candidate, check_text(candidate, path, settings, build_only=build_only))]
+    The fixes are applied pass after pass to a fixed point (what the fixes of
+    one pass make can be fixed by the next), and that text is proven against
+    the original in one go: two pandoc parses, started as soon as the first
+    pass's text exists and run while the next passes are checked.  The rare
+    text the proof refuses falls back to proving pass by pass, bisecting the
+    fixes of a pass that fails so the safe ones still apply.
 
-        if proof.accepts(candidate, look_ahead):
-            chosen = fixable
-        else:
+    :attr:`guess` is the result if the proof accepts, which it nearly always
+    does: ``kobook preview`` builds it while pandoc proves it, and waits for
+    :meth:`result` only before showing it.  ``on_candidate`` is told each
+    fixed text as it is made (the preview starts parsing it).
+    """
+
+    def __init__(
+        self,
+        text: str,
+        path: Path | None,
+        settings: Settings,
+        *,
+        build_only: bool = False,
+        reader: str = READER,
+        cache: Cache | None = None,
+        on_candidate: Callable[[str], None] | None = None,
+    ) -> None:
+        self.text = text
+        self.proof = Proof(text, reader, cache)
+        self._check = functools.partial(
+            check_text, path=path, settings=settings, build_only=build_only
+        )
+        self._checked: dict[str, list[Finding]] = {}
+        self._parses: dict[str, Future[Any]] = {}
+        self._result: ProvenFix | None = None
+        pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kobook-proof")
+        try:
+            current = text
+            for _ in range(MAX_PASSES):
+                fixable = [f for f in self.check(current) if f.replacement is not None]
+                candidate = apply_fixes(current, fixable)
+                if candidate == current:
+                    break
+                if on_candidate is not None:
+                    on_candidate(candidate)
+                if not self._parses:
+                    self._parses[text] = pool.submit(self.proof.masked, text)
+                self._parses[candidate] = pool.submit(self.proof.masked, candidate)
+                current = candidate
+        finally:
+            pool.shutdown(wait=False)  # what was submitted still runs
+        self.guess = ProvenFix(current, self.check(current))
+
+    def check(self, text: str) -> list[Finding]:
+        """The findings of ``text`` (each text is checked once)."""
+        if text not in self._checked:
+            self._checked[text] = self._check(text)
+        return self._checked[text]
+
+    def result(self) -> ProvenFix:
+        """The proven fixed text and what is left to report (waits for pandoc)."""
+        if self._result is None:
+            self._result = self.guess if self._accepted() else self._by_passes()
+        return self._result
+
+    def _accepted(self) -> bool:
+        """Does the proof accept :attr:`guess` (no fix at all needs none)?"""
+        if self.guess.text == self.text:
+            return True
+        proof = self.proof
+        try:
+            proof.original = self._parses[self.text].result()
+        except KobookError as exc:
+            first = exc.diagnostic.message.splitlines()[0]
+            proof.error = f"pandoc could not read the file to prove it ({first})"
+            return False
+        return proof.compare(lambda _text: self._parses[self.guess.text].result(), self.guess.text)
+
+    def _by_passes(self) -> ProvenFix:
+        """Prove pass by pass, leaving out (and reporting) the fixes the proof refuses."""
+        proof = self.proof
+        current = self.text
+        refused: dict[tuple[str, int, int, str | None], str] = {}  # key → why, in `current`
+        for _ in range(MAX_PASSES):
+            fixable = [
+                f
+                for f in self.check(current)
+                if f.replacement is not None and key(f) not in refused
+            ]
+            candidate = apply_fixes(current, fixable)
+            if candidate == current:
+                break
             if proof.error:
                 for finding in fixable:
                     refused[key(finding)] = proof.error
                 break
-            chosen, bad = bisect(current, [], fixable, proof)
-            for finding, why in bad:
-                refused[key(finding)] = why
-            if not chosen:
-                break
-        done = applied(chosen)
-        refused = {
-            (rule, shifted(start, done), shifted(end, done), replacement): why
-            for (rule, start, end, replacement), why in refused.items()
-        }
-        current = apply_fixes(current, chosen)
-    remaining = []
-    if checked is None or checked[0] != current:
-        checked = (current, check(current))
-    for finding in checked[1]:
-        reason = refused.get(key(finding)) if finding.replacement is not None else None
-        remaining.append(refusal(finding, reason) if reason is not None else finding)
-    return ProvenFix(current, remaining, len(refused))
+            if proof.accepts(candidate, functools.partial(self.check, candidate)):
+                chosen = fixable
+            else:
+                chosen, bad = bisect(current, [], fixable, proof)
+                for finding, why in bad:
+                    refused[key(finding)] = why
+                if not chosen:
+                    break
+            done = applied(chosen)
+            refused = {
+                (rule, shifted(start, done), shifted(end, done), replacement): why
+                for (rule, start, end, replacement), why in refused.items()
+            }
+            current = apply_fixes(current, chosen)
+        remaining = []
+        for finding in self.check(current):
+            reason = refused.get(key(finding)) if finding.replacement is not None else None
+            remaining.append(refusal(finding, reason) if reason is not None else finding)
+        return ProvenFix(current, remaining, len(refused))

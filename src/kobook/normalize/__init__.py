@@ -93,27 +93,63 @@ def normalize_chapter(
     rules: Any,
     book_lang: str,
     cache: Cache | None = None,
-    *,
-    on_candidate: Callable[[str], None] | None = None,
 ) -> tuple[str, list[Remaining]]:
     """One chapter's fixed text and what is left, placed in that text (not yet in its file).
 
     A pure function of the chapter's text, path and language and the rules, so
     ``kobook preview`` can keep the result of a chapter that did not change.
-    ``on_candidate``: see :func:`kobook.check.proof.proven_fix` (the text told is
-    before NFC, which this function applies last).
     """
-    from ..check.proof import proven_fix
+    return NormalizingChapter(chapter, rules, book_lang, cache).result()
+
+
+class NormalizingChapter:
+    """:func:`normalize_chapter` of one chapter while pandoc proves its fixes.
+
+    :meth:`guess` is the result once the proof accepts the fixes, which it
+    nearly always does, so ``kobook preview`` parses and transforms it while
+    the proof runs and asks :meth:`result` before it shows anything.
+    ``on_candidate`` is told each fixed text as it is made (before NFC, which
+    is applied last); see :class:`kobook.check.proof.PendingFix`.
+    """
+
+    def __init__(
+        self,
+        chapter: Chapter,
+        rules: Any,
+        book_lang: str,
+        cache: Cache | None = None,
+        *,
+        on_candidate: Callable[[str], None] | None = None,
+    ) -> None:
+        from ..check.proof import PendingFix
+
+        self.pending: PendingFix | None = None
+        self._plain = normalize_text(chapter.text)
+        if rules is not None:
+            language = language_of(chapter.lang or book_lang)
+            chapter_rules = dataclasses.replace(rules, language=language)
+            self.pending = PendingFix(
+                chapter.text,
+                chapter.path,
+                chapter_rules,
+                build_only=True,
+                cache=cache,
+                on_candidate=on_candidate,
+            )
+
+    def guess(self) -> tuple[str, list[Remaining]]:
+        """The result if the proof accepts every fix (known at once)."""
+        return (self._plain, []) if self.pending is None else placed(self.pending.guess)
+
+    def result(self) -> tuple[str, list[Remaining]]:
+        """The proven result (waits for pandoc's proof)."""
+        return (self._plain, []) if self.pending is None else placed(self.pending.result())
+
+
+def placed(proven: Any) -> tuple[str, list[Remaining]]:
+    """A proven fix's text in NFC and its findings placed by line and column in it."""
     from ..source.document import line_starts
 
-    text = chapter.text
-    if rules is None:
-        return normalize_text(text), []
-    language = language_of(chapter.lang or book_lang)
-    chapter_rules = dataclasses.replace(rules, language=language)
-    proven = proven_fix(
-        text, chapter.path, chapter_rules, build_only=True, cache=cache, on_candidate=on_candidate
-    )
     # NFC also outside prose is harmless for the build (never written back).
     fixed = normalize_text(proven.text)
     starts = line_starts(fixed)  # what SourceDoc.position uses (no need to parse the text)

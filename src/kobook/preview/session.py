@@ -6,6 +6,9 @@ last good build's results at hand:
 
 * a chapter whose text did not change keeps its normalized text and findings
   and is not parsed again (both are functions of the text);
+* the edited chapter's fixed text is parsed and transformed while pandoc
+  proves its fixes (:class:`kobook.check.proof.PendingFix`), and nothing is
+  shown or typeset before the proof is in: a refused fix builds again;
 * the transform passes run in the build's order, but a (pass, chapter) call
   whose inputs are those of the last build is replayed (:mod:`.passmemo`): an
   edit reruns its chapter's passes, and another chapter's only where what it
@@ -49,6 +52,7 @@ from ..boundary import inside
 from ..cache import Cache, atomic_write
 from ..errors import Diagnostic, KobookError
 from ..load import Book, Chapter, load_book, select_chapter
+from ..normalize import NormalizingChapter
 from ..parse import Doc
 from ..write.blockhtml import BlockHtml
 from ..write.common import blocks_to_html
@@ -89,6 +93,15 @@ class Normalized:
 
     text: str
     remaining: list[tuple[str, str, int, int, str]]
+
+
+@dataclass
+class Proving:
+    """A chapter's fixed text built before pandoc's proof of it is in."""
+
+    key: tuple[Any, ...]  # of the kept Normalized
+    guess: str  # the text the build uses meanwhile
+    pending: NormalizingChapter
 
 
 @dataclass
@@ -274,8 +287,19 @@ class Session:
         previous = self.good.texts if self.good else {}
         update.chapters = [i for i, text in texts.items() if previous.get(i) != text]
         cache = self._cache()
-        update.findings = self._normalize(book, cache)
-        docs, keys, ctx = self._transform(book, cache)
+        update.findings, proving = self._normalize(book, cache)
+        try:
+            docs, keys, ctx = self._transform(book, cache)
+        except KobookError:
+            if self._proven(proving):
+                raise
+            self._rebuild(changed, update)  # the error may be a refused fix's: see below
+            return
+        if not self._proven(proving):
+            # What was built has a fix the proof refuses (rare): build the proven texts
+            # (kept now), which have no proof to wait for.
+            self._rebuild(changed, update)
+            return
         warnings = list(book.notes) + report.problems + report.notes + ctx.diagnostics
         chapter_files = {c.path.resolve() for c in book.chapters}
         chapter_files |= {
@@ -335,30 +359,53 @@ class Session:
         )
         return Cache(folder)
 
-    def _normalize(self, book: Book, cache: Cache) -> dict[str, list[Diagnostic]]:
-        """The build-time fixes of each chapter (kept per text); its findings per page."""
-        from ..normalize import normalize_chapter, settings
+    def _normalize(
+        self, book: Book, cache: Cache
+    ) -> tuple[dict[str, list[Diagnostic]], list[Proving]]:
+        """The build-time fixes of each chapter (kept per text); its findings per page.
+
+        The first chapter whose text is new (the one being edited) gets its
+        fixed text at once, as the proof will accept it, and its proof (returned)
+        is waited for by :meth:`_proven`; the other new ones (a first build) wait
+        for theirs here, so their pandoc runs do not all start at once.
+        """
+        from ..normalize import NormalizingChapter, settings
 
         rules = settings(book)
         kept: dict[tuple[Any, ...], Normalized] = {}
+        proving: list[Proving] = []
         findings: dict[str, list[Diagnostic]] = {}
         for chapter in book.chapters:
             key = (chapter.text, str(chapter.path), chapter.lang, book.config.lang)
             done = self._normalized.get(key)
             if done is None:
                 speculate = functools.partial(self._speculate, chapter, cache)
-                text, remaining = normalize_chapter(
+                pending = NormalizingChapter(
                     chapter, rules, book.config.lang, cache, on_candidate=speculate
                 )
-                done = Normalized(text, remaining)
-            kept[key] = done
+                if proving:  # one chapter's proof at a time runs behind the build
+                    done = Normalized(*pending.result())
+                else:
+                    done = Normalized(*pending.guess())
+                    proving.append(Proving(key, done.text, pending))
+            if not proving or proving[-1].key != key:
+                kept[key] = done
             chapter.text = done.text
             findings[f"{chapter.id}.html"] = [
                 Diagnostic(rule, message, chapter.where(line, col), "", severity)
                 for rule, message, line, col, severity in done.remaining
             ]
         self._normalized = kept
-        return findings
+        return findings, proving
+
+    def _proven(self, proving: list[Proving]) -> bool:
+        """Wait for the proofs of the fixes; keep their results; did each accept its guess?"""
+        accepted = True
+        for item in proving:
+            done = Normalized(*item.pending.result())
+            self._normalized[item.key] = done
+            accepted = accepted and done.text == item.guess
+        return accepted
 
     def _transform(self, book: Book, cache: Cache) -> tuple[list[Doc], list[str], Any]:
         from ..parse import reader_for

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from kobook.check import Settings, check_files
+from kobook.check import proof as proof_module
 from kobook.check import runner as check_runner
 from kobook.check.model import Finding, Rule
-from kobook.check.proof import masked_ast, proven_fix, proves_prose_only
+from kobook.check.proof import PendingFix, masked_ast, proven_fix, proves_prose_only
 from kobook.check.report import run_check
 from kobook.check.rules import RULES
 from kobook.load import load_book
@@ -229,6 +230,40 @@ def test_the_build_uses_the_unfixed_text_and_reports_it(make_book: BookMaker) ->
     [diagnostic] = [d for d in report.remaining if d.code == "CHK004"]
     assert diagnostic.location.file == root / "book/01.md"
     assert diagnostic.location.line == 3
+
+
+@pytest.mark.usefixtures("evil_rule")
+def test_a_pending_fix_guesses_and_its_proof_corrects_the_guess() -> None:
+    """The guess (what ``kobook preview`` builds meanwhile) has every fix; the result only
+    the proven ones."""
+    pending = PendingFix("이 링크는 GPU을 쓴다.\n", None, Settings())
+    assert "[링크](https://evil.example)" in pending.guess.text
+    result = pending.result()
+    assert result.text == "이 링크는 GPU를 쓴다.\n"
+    assert [f.rule for f in result.findings] == ["CHK004"]
+    assert result.refused == 1
+
+
+def test_fixes_of_several_passes_are_proven_in_one_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Full-width ＧＰＵ becomes GPU, then its particle is fixed: the fixed point is
+    proven once against the original, with pandoc started after the first pass."""
+    parsed: list[str] = []
+    real = proof_module.masked_ast
+
+    def counted(text: str, **options: str) -> object:
+        parsed.append(text)
+        return real(text, **options)
+
+    monkeypatch.setattr(proof_module, "masked_ast", counted)
+    told: list[str] = []
+    pending = PendingFix("ＧＰＵ을 쓴다.\n", None, Settings(), on_candidate=told.append)
+    assert told == ["GPU을 쓴다.\n", "GPU를 쓴다.\n"]
+    result = pending.result()
+    assert result == pending.guess
+    assert result.text == "GPU를 쓴다.\n" and result.findings == []
+    # The original, the first pass's text (started before the second pass was known) and
+    # the fixed point: no parse per pass to prove each one.
+    assert sorted(parsed) == sorted(["ＧＰＵ을 쓴다.\n", *told])
 
 
 # Writing the file ------------------------------------------------------------
