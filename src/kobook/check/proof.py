@@ -379,7 +379,7 @@ class PendingFix:
         return self._result
 
     def _accepted(self) -> bool:
-        """Does the proof accept :attr:`guess` (no fix at all needs none)?"""
+        """Does the proof accept :attr:`guess`? (A text with no fix needs no proof.)"""
         if self.guess.text == self.text:
             return True
         proof = self.proof
