@@ -19,7 +19,8 @@ lives in ../shared/corpus; without it those rows are skipped with a message.
 The ``preview`` rows (``--preview`` runs only them) time ``kobook preview`` on a
 copy of the playbook: the cold start (an empty cache), then a few edits of one
 paragraph of chapter 3, each timed from the call to the pages written (HTML),
-to the chapter PDF written, and — where the preview server and watcher exist —
+to the chapter PDF written (and the CPU time of the pages: a figure a busy,
+shared machine disturbs less than wall time), and — where the preview server and watcher exist —
 from the file write to the ``reload`` event a client of the server's event
 stream receives, and — with ``--pdf`` — to the ``pdf`` event.  Each edit row
 is the median of the edits.
@@ -234,10 +235,12 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
         lines[line] += f" 편집{n}."
         source.write_text("\n".join(lines), encoding="utf-8")
 
-    html, pdf, modes = [], [], set()
+    html, cpu, pdf, modes = [], [], [], set()
     for n in range(PREVIEW_EDITS):
         edit(n)
+        before = cpu_seconds()
         update = session.rebuild({source})
+        cpu.append(cpu_seconds() - before)
         if not update.ok or update.pages != ["ch03.html"]:
             raise SystemExit(f"unexpected rebuild: {update.error or update.pages}")
         html.append(update.seconds)
@@ -256,6 +259,12 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
             + f" ({'/'.join(modes)})",
         ),
         (
+            "preview edit → pages written, CPU",
+            statistics.median(cpu),
+            "CPU seconds of kobook and its pandoc runs (steadier than wall time when the "
+            "machine is shared): " + " ".join(f"{x:.2f}" for x in cpu),
+        ),
+        (
             "preview edit → chapter PDF written",
             statistics.median(pdf),
             f"median of {len(pdf)}: " + " ".join(f"{x:.2f}" for x in pdf),
@@ -264,6 +273,12 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
     rows += preview_end_to_end(session, source, edit)
     session.close()
     report.write_text(json.dumps(rows), encoding="utf-8")
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process (all threads) and of its children waited for (pandoc)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
 
 
 def preview_end_to_end(session: object, source: Path, edit: object) -> list[tuple[str, float, str]]:
