@@ -17,12 +17,15 @@ import dataclasses
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cache import Cache
 from ..errors import Diagnostic, KobookError
 from ..lang import language_of
 from ..load import Book, Chapter
+
+if TYPE_CHECKING:
+    from ..check.proof import ProvenFix
 
 
 @dataclass
@@ -146,7 +149,7 @@ class NormalizingChapter:
         return (self._plain, []) if self.pending is None else placed(self.pending.result())
 
 
-def placed(proven: Any) -> tuple[str, list[Remaining]]:
+def placed(proven: ProvenFix) -> tuple[str, list[Remaining]]:
     """A proven fix's text in NFC and its findings placed by line and column in it."""
     from ..source.document import line_starts
 

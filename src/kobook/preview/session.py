@@ -288,18 +288,18 @@ class Session:
         update.chapters = [i for i, text in texts.items() if previous.get(i) != text]
         cache = self._cache()
         update.findings, proving = self._normalize(book, cache)
+        failed: KobookError | None = None
         try:
             docs, keys, ctx = self._transform(book, cache)
-        except KobookError:
-            if self._proven(proving):
-                raise
-            self._rebuild(changed, update)  # the error may be a refused fix's: see below
-            return
+        except KobookError as error:
+            failed = error  # maybe a refused fix's doing: see below
         if not self._proven(proving):
             # What was built has a fix the proof refuses (rare): build the proven texts
             # (kept now), which have no proof to wait for.
             self._rebuild(changed, update)
             return
+        if failed is not None:
+            raise failed
         warnings = list(book.notes) + report.problems + report.notes + ctx.diagnostics
         chapter_files = {c.path.resolve() for c in book.chapters}
         chapter_files |= {
@@ -369,7 +369,7 @@ class Session:
         is waited for by :meth:`_proven`; the other new ones (a first build) wait
         for theirs here, so their pandoc runs do not all start at once.
         """
-        from ..normalize import NormalizingChapter, settings
+        from ..normalize import settings
 
         rules = settings(book)
         kept: dict[tuple[Any, ...], Normalized] = {}
@@ -383,12 +383,12 @@ class Session:
                 pending = NormalizingChapter(
                     chapter, rules, book.config.lang, cache, on_candidate=speculate
                 )
-                if proving:  # one chapter's proof at a time runs behind the build
-                    done = Normalized(*pending.result())
-                else:
+                if not proving:  # built while its proof runs; kept by _proven
                     done = Normalized(*pending.guess())
                     proving.append(Proving(key, done.text, pending))
-            if not proving or proving[-1].key != key:
+                else:  # one chapter's proof at a time runs behind the build
+                    done = kept[key] = Normalized(*pending.result())
+            else:
                 kept[key] = done
             chapter.text = done.text
             findings[f"{chapter.id}.html"] = [
