@@ -112,6 +112,24 @@ def test_a_new_figure_renumbers_later_chapters_and_their_references(
     assert_same_as_full_build(session, tmp_path)
 
 
+def test_an_edited_chapter_renumbered_later_is_made_again_from_its_passes(
+    three: Path, tmp_path: Path
+) -> None:
+    """A rebuild keeps no AST of its edited chapter's passes; when a later edit elsewhere
+    renumbers that chapter's references, the pass before is run again to make its input."""
+    session = start(three, tmp_path)
+    update = session.rebuild({edit(three / "book/03.md", "셋째 장입니다", "고친 셋째 장입니다")})
+    assert update.ok, update.error
+    assert session._memo.entries[(PASSES[0][0], "03")].out is None  # not kept
+    new = "![새 그림](images/a.png){#fig:new}\n\n첫 장의 본문"
+    update = session.rebuild({edit(three / "book/01.md", "첫 장의 본문", new)})
+    assert update.ok, update.error
+    assert session._memo.remade > 0
+    page = (session.out / "03.html").read_text(encoding="utf-8")
+    assert "그림\u00a03" in page and "고친 셋째 장입니다" in page
+    assert_same_as_full_build(session, tmp_path)
+
+
 def test_metadata_change_rebuilds_everything(three: Path, tmp_path: Path) -> None:
     session = start(three, tmp_path)
     update = session.rebuild({edit(three / "metadata.yaml", "작은 책", "큰 책")})

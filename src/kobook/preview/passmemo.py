@@ -177,11 +177,15 @@ class Entry:
     """One (pass, chapter) call of the last build."""
 
     key: str  # of its inputs
-    out: bytes  # marshal of (blocks, meta)
+    # marshal of the (blocks, meta) it made; None when not kept (an incremental
+    # rebuild's call): made again from the parse when asked for (:meth:`PassMemo._remade`).
+    out: bytes | None
     state: dict[str, Any]  # the context state after it
     state_key: str
     diagnostics: list[Placed]
     chapter_changes: dict[str, Any]  # fields the pass set on the chapter
+    before: dict[str, Any]  # the context state it was called with
+    index: int  # of its pass in the list of passes
 
 
 @dataclass
@@ -191,7 +195,9 @@ class Slot:
     chapter: Chapter
     key: str
     doc: Doc | None = None
-    entry: Entry | None = None  # the replayed call whose output this chapter's AST is
+    # Its calls so far (replayed, then run): when ``doc`` is None, the last was
+    # replayed and its output is the chapter's AST.
+    chain: list[Entry] = field(default_factory=list)
 
 
 @dataclass
@@ -202,6 +208,7 @@ class PassMemo:
     # chapter id → (key of its final AST, that AST): reused as is when the key matches.
     final: dict[str, tuple[str, Doc]] = field(default_factory=dict)
     ran: int = 0  # calls that ran in the last build (the rest were replayed)
+    remade: int = 0  # replayed calls whose output was not kept, made again (last build)
 
     def clear(self) -> None:
         self.entries.clear()
@@ -219,38 +226,46 @@ class PassMemo:
         ``inputs``: each chapter, the key of its parsed AST, and how to parse it
         (called only when one of its passes has to run).  The memo is replaced
         only when every pass succeeded: a failed rebuild leaves the last good one.
+
+        A full build keeps what each call made; a rebuild does not (marshalling
+        the edited chapter after each of its passes was a tenth of its
+        rebuild): a later rebuild that needs such an AST makes it again.
         """
         layout = layout_key(book)
         loaders = {id(chapter): load for chapter, _key, load in inputs}
         slots = [Slot(chapter, key) for chapter, key, _load in inputs]
         lines = {id(chapter): Lines(chapter) for chapter, _key, _load in inputs}
         entries: dict[tuple[str, str], Entry] = {}
-        current = state_key(snapshot(ctx))
+        keep = not self.entries  # a first (or full) build keeps every call's AST
+        state = snapshot(ctx)
+        current = state_key(state)
         # The state of the last replayed call, put into ``ctx`` only before a call that
         # runs (and at the end): each snapshot holds every state field, so restoring
         # only the last of a chain of replays is restoring them all in turn.
         replayed: dict[str, Any] | None = None
-        self.ran = 0
-        for name, run in passes:
+        self.ran = self.remade = 0
+        for index, (name, run) in enumerate(passes):
             for slot in slots:
                 chapter = slot.chapter
                 key = fingerprint(name, slot.key, current, chapter_key(chapter), layout)
                 old = self.entries.get((name, chapter.id))
                 if old is not None and old.key == key:
-                    replayed = old.state
+                    replayed = state = old.state
                     ctx.diagnostics += replace_in(old.diagnostics, chapter)
                     for attribute, value in old.chapter_changes.items():
                         setattr(chapter, attribute, value)
                     current = old.state_key
-                    slot.key, slot.doc, slot.entry = key, None, old
+                    slot.key, slot.doc = key, None
+                    slot.chain.append(old)
                     entries[(name, chapter.id)] = old
                     continue
                 if replayed is not None:
                     restore(ctx, replayed)
                     replayed = None
-                doc = self._doc(slot, loaders[id(chapter)])
+                doc = self._doc(slot, loaders[id(chapter)], passes, ctx)
                 before = {a: getattr(chapter, a) for a in CHAPTER_FIELDS}
                 found = len(ctx.diagnostics)
+                called_with = state
                 doc = run(doc, ctx)
                 self.ran += 1
                 state = snapshot(ctx)
@@ -262,13 +277,16 @@ class PassMemo:
                 }
                 entry = Entry(
                     key,
-                    marshal.dumps((doc.blocks, doc.meta)),
+                    marshal.dumps((doc.blocks, doc.meta)) if keep else None,
                     state,
                     current,
                     place(ctx.diagnostics[found:], lines[id(chapter)]),
                     changes,
+                    called_with,
+                    index,
                 )
-                slot.key, slot.doc, slot.entry = key, doc, entry
+                slot.key, slot.doc = key, doc
+                slot.chain.append(entry)
                 entries[(name, chapter.id)] = entry
         if replayed is not None:
             restore(ctx, replayed)
@@ -279,21 +297,42 @@ class PassMemo:
             if slot.doc is None and kept is not None and kept[0] == slot.key:
                 doc = Doc(slot.chapter, kept[1].blocks, kept[1].meta)
             else:
-                doc = self._doc(slot, loaders[id(slot.chapter)])
+                doc = self._doc(slot, loaders[id(slot.chapter)], passes, ctx)
             final[slot.chapter.id] = (slot.key, doc)
             docs.append(doc)
         self.entries = entries
         self.final = final
         return docs, [slot.key for slot in slots]
 
-    @staticmethod
-    def _doc(slot: Slot, load: Callable[[], Doc]) -> Doc:
-        """The slot's AST: at hand, else from the replayed call's output, else parsed."""
-        if slot.doc is not None:
-            return slot.doc
-        if slot.entry is not None:
-            blocks, meta = marshal.loads(slot.entry.out)
-            slot.doc = Doc(slot.chapter, blocks, meta)
-        else:
-            slot.doc = load()
+    def _doc(
+        self, slot: Slot, load: Callable[[], Doc], passes: list[tuple[str, Pass]], ctx: Context
+    ) -> Doc:
+        """The slot's AST: at hand, else the last replayed call's output, else parsed."""
+        if slot.doc is None:
+            slot.doc = self._remade(slot, load, passes, ctx) if slot.chain else load()
         return slot.doc
+
+    def _remade(
+        self, slot: Slot, load: Callable[[], Doc], passes: list[tuple[str, Pass]], ctx: Context
+    ) -> Doc:
+        """The output of the slot's last replayed call: kept, else made again.
+
+        Made again from the latest kept output of the chapter's calls (else its
+        parse) by running the passes after it, each with the context state it
+        was called with (on a copy of ``ctx``: their diagnostics and state were
+        replayed already); what is made is kept for the next time.
+        """
+        chain = slot.chain
+        start = max((i for i, e in enumerate(chain) if e.out is not None), default=-1)
+        if start >= 0:
+            blocks, meta = marshal.loads(chain[start].out)  # type: ignore[arg-type]
+            doc = Doc(slot.chapter, blocks, meta)
+        else:
+            doc = load()
+        for entry in chain[start + 1 :]:
+            scratch = dataclasses.replace(ctx, diagnostics=[])
+            restore(scratch, entry.before)
+            doc = passes[entry.index][1](doc, scratch)
+            entry.out = marshal.dumps((doc.blocks, doc.meta))
+            self.remade += 1
+        return doc
