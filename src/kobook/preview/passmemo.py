@@ -19,6 +19,13 @@ only when the state it sees changed (a figure added in chapter 2 renumbers
 the figures after it, and the references to them).  Files outside the
 chapters (images, the bibliography) are not in the keys: the session clears
 the memo when one of them changes.
+
+The ASTs are kept by a full build only.  A rebuild runs the edited chapter's
+passes and keeps their state, not their ASTs: the next save of the chapter
+runs them all again anyway, and when a later rebuild needs one of them (an
+edit elsewhere renumbers its figures, so one of its passes runs again on the
+output of the pass before) that output is made again, from the chapter's
+parse, by the passes that made it, each given the context state it saw.
 """
 
 from __future__ import annotations
