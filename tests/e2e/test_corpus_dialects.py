@@ -48,6 +48,9 @@ class Built:
     # pages whose block-by-block HTML (kobook preview's) differed from pandoc's whole one
     pieced_differing: list[str]
     pieced: int
+    # chapters whose block-by-block preparation (write/blockprep.py) differed from prepare()
+    prepared_differing: list[str]
+    prepared: int
 
     def codes(self, code: str) -> list[Diagnostic]:
         return [d for d in self.result.diagnostics if d.code == code]
@@ -90,6 +93,8 @@ def build_corpus(source: Path, tmp: Path) -> Built:
         text.split("\f"),
         witness.differing,
         witness.pieced,
+        witness.prepared_differing,
+        witness.prepared,
     )
 
 
@@ -97,15 +102,35 @@ class BlockHtmlWitness:
     """While a build runs, every pandoc HTML of a page or the print HTML is also made
     block by block (``write/blockhtml.py``, as ``kobook preview`` makes it), from
     pieces kept from earlier pages and from a differently ordered copy of the same
-    page; the build keeps pandoc's own, the witness notes where the two differ."""
+    page; the build keeps pandoc's own, the witness notes where the two differ.
+    Each page's preparation (sanitizer, site passes) is also made block by block
+    (``write/blockprep.py``), the same way."""
 
     def __init__(self, patch: pytest.MonkeyPatch) -> None:
-        from kobook.write import blockhtml, common, html, pdf_weasyprint
+        from kobook.parse import Doc
+        from kobook.write import blockhtml, blockprep, common, html, pdf_weasyprint
 
         self.kept = blockhtml.BlockHtml(common.blocks_to_html)
         self.differing: list[str] = []
         self.pieced = 0  # pages made from pieces (not written whole for their footnotes)
         whole = common.blocks_to_html
+        kept_prepare = blockprep.KeptPrepare()
+        self.prepared_differing: list[str] = []
+        self.prepared = 0
+        whole_prepare = html.prepare
+
+        def shown(result: tuple[list[Any], list[Diagnostic]]) -> Any:
+            return result[0], [(d.code, d.message, d.location) for d in result[1]]
+
+        def both_prepare(doc: Doc, book: Any, pages: dict[str, str]) -> Any:
+            result = whole_prepare(doc, book, pages)
+            kept_prepare.prepare(Doc(doc.chapter, doc.blocks[::-1], doc.meta), book, pages)
+            if shown(kept_prepare.prepare(doc, book, pages)) != shown(result):
+                self.prepared_differing.append(doc.chapter.id)
+            self.prepared += 1
+            return result
+
+        patch.setattr(html, "prepare", both_prepare)
 
         def both(blocks: list[Any], extra_args: list[str] | None = None) -> str:
             text = whole(blocks, extra_args)
@@ -137,6 +162,9 @@ def test_pages_made_block_by_block_are_pandocs_own(scaling: Built, rust: Built) 
     (code blocks numbered or not, the ones pandoc cannot highlight counted too)."""
     assert scaling.pieced_differing == [] and rust.pieced_differing == []
     assert scaling.pieced >= 3 and rust.pieced >= 20
+    # ... and so is its preparation (sanitized raw HTML, the site's passes, the warnings)
+    assert scaling.prepared_differing == [] and rust.prepared_differing == []
+    assert scaling.prepared >= 10 and rust.prepared >= 20
 
 
 # -- scaling-book-en (distill) -------------------------------------------------

@@ -55,6 +55,7 @@ from ..load import Book, Chapter, load_book, select_chapter
 from ..normalize import NormalizingChapter
 from ..parse import Doc
 from ..write.blockhtml import BlockHtml
+from ..write.blockprep import KeptPrepare
 from ..write.common import blocks_to_html
 from .passmemo import Lines, PassMemo, Placed, chapter_key, fingerprint, place, replace_in
 from .typesetter import Typesetter, typeset
@@ -167,6 +168,7 @@ class Session:
         self._bodies: dict[str, Body] = {}  # chapter id → its last body
         # The HTML of every block written so far: an edit writes only its own blocks.
         self._blocks = BlockHtml(blocks_to_html)
+        self._prepared = KeptPrepare()  # and every block as prepared for the site
         self._written: dict[str, str] = {}  # site path → digest of the bytes in the folder
         self._copied: dict[str, tuple[Path, int, int]] = {}  # site path → source, size, mtime
         self._pdf_key = ""
@@ -269,6 +271,7 @@ class Session:
         if full:
             self._normalized.clear()
             self._bodies.clear()
+            self._prepared.clear()
             self._env = None
         book = load_book(self.root)
         report = convert_book(book)
@@ -281,6 +284,7 @@ class Session:
             self._copies.clear()
             self._normalized.clear()
             self._bodies.clear()
+            self._prepared.clear()
             self._env = None
         update.mode = "full" if full else "incremental"
         texts = {c.id: c.text for c in book.chapters}
@@ -530,7 +534,7 @@ class Session:
 
         def make(item: tuple[Doc, str]) -> tuple[Doc, Body]:
             doc, key = item
-            html, problems = page_body(doc, book, pages, self._blocks)
+            html, problems = page_body(doc, book, pages, self._blocks, self._prepared.prepare)
             return doc, Body(key, html, place(problems, Lines(doc.chapter)))
 
         if len(wanted) < 2:

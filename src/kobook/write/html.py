@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import re
 import shutil
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,6 +78,15 @@ def doc_ids(doc: Doc) -> list[str]:
 def prepare(doc: Doc, book: Book, pages: dict[str, str]) -> tuple[list[Any], list[Diagnostic]]:
     """The site's passes over one chapter (on a copy), sanitized first; also its HTML001s."""
     blocks, problems = sanitize_blocks(copy_tree(doc.blocks), doc.chapter)
+    return site_passes(blocks, book, pages, page_name(doc)), problems
+
+
+def site_passes(blocks: list[Any], book: Book, pages: dict[str, str], page: str) -> list[Any]:
+    """The site's own passes over sanitized blocks (in place where they can).
+
+    Each looks at one node at a time (no counters, no state from the blocks
+    before): ``blockprep`` runs them on one block at a time.
+    """
     blocks = passes.heading_numbers(blocks, book.config)
     blocks = passes.equation_numbers(blocks)
     blocks = passes.upright_hangul(blocks)
@@ -85,18 +95,26 @@ def prepare(doc: Doc, book: Book, pages: dict[str, str]) -> tuple[list[Any], lis
     blocks = site_remote_images(blocks)
     blocks = passes.details_html(blocks)
     blocks = passes.embeds_html(blocks)
-    return passes.rewrite_links(blocks, pages, page_name(doc)), problems
+    return passes.rewrite_links(blocks, pages, page)
+
+
+Preparer = Callable[[Doc, Book, dict[str, str]], tuple[list[Any], list[Diagnostic]]]
 
 
 def page_body(
-    doc: Doc, book: Book, pages: dict[str, str], kept: BlockHtml | None = None
+    doc: Doc,
+    book: Book,
+    pages: dict[str, str],
+    kept: BlockHtml | None = None,
+    preparer: Preparer | None = None,
 ) -> tuple[str, list[Diagnostic]]:
     """A chapter page's HTML body and the warnings met while preparing it.
 
     ``kept``: the HTML of blocks written before (``kobook preview``), else
-    pandoc writes the whole chapter; the bytes are the same.
+    pandoc writes the whole chapter; ``preparer``: what gives :func:`prepare`'s
+    result (``blockprep.KeptPrepare.prepare`` there).  The bytes are the same.
     """
-    blocks, problems = prepare(doc, book, pages)
+    blocks, problems = (preparer or prepare)(doc, book, pages)
     html = kept.html(blocks) if kept is not None else blocks_to_html(blocks)
     body = math_fallbacks(html, blocks, doc, problems)
     return body, problems

@@ -225,6 +225,9 @@ class Finding:
     count: int = 1
 
 
+Note = tuple[str, list[str], str, str]  # Sanitizer.note's arguments
+
+
 @dataclass
 class Sanitizer:
     """Cleans one chapter's AST; remembers what it removed for :meth:`diagnostics`."""
@@ -233,11 +236,15 @@ class Sanitizer:
     findings: dict[str, Finding] = field(default_factory=dict)
     dropping: str = ""  # an element dropped with its content, whose end tag is awaited
     depth: int = 0  # nesting of ``dropping`` inside itself (not for raw-text elements)
+    # Every note() call's arguments, in order, when a list (``blockprep`` replays them).
+    notes: list[Note] | None = None
 
     def note(
         self, what: str, needles: list[str], hint: str = DEFAULT_HINT, code: str = "HTML001"
     ) -> None:
         """Count one removal; HTML001 is unsafe markup, HTML002 markup kobook does not know."""
+        if self.notes is not None:
+            self.notes.append((what, needles, hint, code))
         key = f"{code} {what}"
         if key in self.findings:
             self.findings[key].count += 1
@@ -473,13 +480,19 @@ def sanitize_blocks(blocks: list[Any], chapter: Chapter) -> tuple[list[Any], lis
     """``blocks`` (a writer's own copy: attributes are cleaned in place) made safe to publish,
     and an HTML001 warning per kind of thing removed."""
     sanitizer = Sanitizer(chapter)
+    # Most chapters have no raw HTML and no unsafe link: no second pass over the tree.
+    cleaned = walk(blocks, sanitizer.node) if clean_attributes(sanitizer, blocks) else blocks
+    return cleaned, sanitizer.diagnostics()
+
+
+def clean_attributes(sanitizer: Sanitizer, blocks: list[Any]) -> bool:
+    """Clean every node's attributes in place; is there raw HTML or an unsafe target
+    (which a walk with :meth:`Sanitizer.node` rebuilds)?"""
     rebuild = False
     for node in iter_nodes(blocks):
         sanitizer.attributes(node)
         rebuild = rebuild or needs_rebuild(node)
-    # Most chapters have no raw HTML and no unsafe link: no second pass over the tree.
-    cleaned = walk(blocks, sanitizer.node) if rebuild else blocks
-    return cleaned, sanitizer.diagnostics()
+    return rebuild
 
 
 def is_raw_html(node: Node) -> bool:
