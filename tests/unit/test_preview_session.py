@@ -130,6 +130,35 @@ def test_an_edited_chapter_renumbered_later_is_made_again_from_its_passes(
     assert_same_as_full_build(session, tmp_path)
 
 
+def test_an_edited_paragraph_is_foretold_and_checked_against_pandoc(
+    make_book: BookMaker, tmp_path: Path
+) -> None:
+    """The page is made from the edited paragraph spliced into the last AST while pandoc
+    parses the chapter; an AST pandoc would not give (the paragraph leans on a link
+    definition elsewhere in the chapter) is never shown: all is made again from pandoc's."""
+    chapter = (
+        "# 처음\n\n첫 문단입니다.\n\n둘째 문단입니다.\n\n셋째 문단입니다.\n\n"
+        "[정의]: https://example.com/def\n"
+    )
+    root = make_book({"book/01.md": chapter}, metadata={"title": "작은 책"})
+    session = start(root, tmp_path)
+    source = root / "book/01.md"
+    update = session.rebuild({edit(source, "둘째 문단입니다.", "고친 둘째 문단입니다.")})
+    assert update.ok, update.error
+    assert session.foretold == (1, 1)
+    assert_same_as_full_build(session, tmp_path)
+    update = session.rebuild({edit(source, "셋째 문단입니다.", "[정의]를 보는 셋째 문단.")})
+    assert update.ok, update.error
+    assert session.foretold == (1, 0)  # alone, "[정의]" is no link
+    page = (session.out / "ch01.html").read_text(encoding="utf-8")
+    assert 'href="https://example.com/def"' in page
+    assert_same_as_full_build(session, tmp_path)
+    # Made from pandoc's AST, and kept: the next edit is foretold from it.
+    update = session.rebuild({edit(source, "첫 문단입니다.", "고친 첫 문단입니다.")})
+    assert session.foretold == (1, 1)
+    assert_same_as_full_build(session, tmp_path)
+
+
 def test_metadata_change_rebuilds_everything(three: Path, tmp_path: Path) -> None:
     session = start(three, tmp_path)
     update = session.rebuild({edit(three / "metadata.yaml", "작은 책", "큰 책")})

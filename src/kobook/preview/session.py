@@ -9,6 +9,11 @@ last good build's results at hand:
 * the edited chapter's fixed text is parsed and transformed while pandoc
   proves its fixes (:class:`kobook.check.proof.PendingFix`), and nothing is
   shown or typeset before the proof is in: a refused fix builds again;
+* while pandoc parses the edited chapter, its AST is foretold from the last
+  one and the edited paragraph alone (:mod:`.predict`), and the transforms
+  and the page are made from it; pandoc's AST is compared with it before
+  anything is shown or typeset, and when the two differ everything is made
+  again from pandoc's;
 * the transform passes run in the build's order, but a (pass, chapter) call
   whose inputs are those of the last build is replayed (:mod:`.passmemo`): an
   edit reruns its chapter's passes, and another chapter's only where what it
@@ -53,11 +58,21 @@ from ..cache import Cache, atomic_write
 from ..errors import Diagnostic, KobookError
 from ..load import Book, Chapter, load_book, select_chapter
 from ..normalize import NormalizingChapter
-from ..parse import Doc
+from ..parse import Doc, reader_for
 from ..write.blockhtml import BlockHtml
 from ..write.blockprep import KeptPrepare
 from ..write.common import blocks_to_html
-from .passmemo import Lines, PassMemo, Placed, chapter_key, fingerprint, place, replace_in
+from .passmemo import (
+    CHAPTER_FIELDS,
+    Lines,
+    PassMemo,
+    Placed,
+    chapter_key,
+    fingerprint,
+    place,
+    replace_in,
+)
+from .predict import foretold
 from .typesetter import Typesetter, typeset
 
 # Files whose change is no change of the book's set-up: the pictures the pages show.
@@ -103,6 +118,14 @@ class Proving:
     key: tuple[Any, ...]  # of the kept Normalized
     guess: str  # the text the build uses meanwhile
     pending: NormalizingChapter
+
+
+# The transformed chapters, their keys, the transform's context and the site's files and
+# warnings when made with them; a stage's error.
+Made = tuple[list[Doc], list[str], Any, "tuple[dict[str, bytes | Path], list[Diagnostic]] | None"]
+Failed = KobookError | None
+# The kept results :meth:`Session._make` replaces, and the chapters' fields it sets.
+KeptState = tuple[tuple[Any, Any], Any, Any, Any, list[dict[str, Any]]]
 
 
 @dataclass
@@ -157,6 +180,10 @@ class Session:
         self._config = ""  # key of the metadata the kept results were made with
         self._normalized: dict[tuple[Any, ...], Normalized] = {}
         self._parsed: dict[tuple[str, str], bytes] = {}  # (reader, text) → marshal of the AST
+        self._built: dict[str, tuple[str, str]] = {}  # chapter id → (reader, text) last built
+        # (reader, text) → marshal of its foretold AST, to compare with pandoc's (one rebuild).
+        self._foretold: dict[tuple[str, str], bytes] = {}
+        self.foretold = (0, 0)  # the last rebuild's foretold ASTs, and how many were pandoc's
         # (reader, text) → the AST being made by pandoc while the proof runs (one rebuild).
         self._pending: dict[tuple[str, str], Future[Doc]] = {}
         self._pool: ThreadPoolExecutor | None = None
@@ -292,11 +319,12 @@ class Session:
         update.chapters = [i for i, text in texts.items() if previous.get(i) != text]
         cache = self._cache()
         update.findings, proving = self._normalize(book, cache)
-        failed: KobookError | None = None
-        try:
-            docs, keys, ctx = self._transform(book, cache)
-        except KobookError as error:
-            failed = error  # maybe a refused fix's doing: see below
+        kept = self._kept_state(book)
+        made, failed = self._make(book, cache, foretell=True)  # failed: maybe a refused fix's
+        if not self._confirmed():
+            # A foretold AST was not pandoc's: all made again from pandoc's.
+            self._restore_state(kept, book)
+            made, failed = self._make(book, cache, foretell=False)
         if not self._proven(proving):
             # What was built has a fix the proof refuses (rare): build the proven texts
             # (kept now), which have no proof to wait for.
@@ -304,6 +332,8 @@ class Session:
             return
         if failed is not None:
             raise failed
+        assert made is not None
+        docs, keys, ctx, site = made
         warnings = list(book.notes) + report.problems + report.notes + ctx.diagnostics
         chapter_files = {c.path.resolve() for c in book.chapters}
         chapter_files |= {
@@ -316,7 +346,7 @@ class Session:
         self._typesettable = (good, config, edited)
         if self.on_transformed is not None:
             self.on_transformed(update)
-        files, problems = self._site(book, docs, keys)
+        files, problems = site if site is not None else self._site(book, docs, keys)
         warnings += problems
         # Everything is made: now write (nothing is written when a stage failed).
         update.pages = self._write(files)
@@ -324,6 +354,7 @@ class Session:
         self.good = good
         self._config = config
         self.edited = edited
+        self._built = {c.id: (reader_for(c), c.text) for c in book.chapters}
 
     def _check_sources(self, chapters: list[Chapter]) -> None:
         """``guard.check_source`` of each chapter whose text was not checked before."""
@@ -411,7 +442,32 @@ class Session:
             accepted = accepted and done.text == item.guess
         return accepted
 
-    def _transform(self, book: Book, cache: Cache) -> tuple[list[Doc], list[str], Any]:
+    def _make(self, book: Book, cache: Cache, *, foretell: bool) -> tuple[Made | None, Failed]:
+        """The chapters transformed, and (when an AST was foretold: they are made while pandoc
+        parses) the site's files; or the error that stopped them."""
+        try:
+            docs, keys, ctx = self._transform(book, cache, foretell=foretell)
+            site = self._site(book, docs, keys) if self._foretold else None
+        except KobookError as error:
+            return None, error
+        return (docs, keys, ctx, site), None
+
+    def _kept_state(self, book: Book) -> KeptState:
+        """What :meth:`_make` changes of the kept results (and of the chapters), to undo it."""
+        chapters = [{a: getattr(c, a) for a in CHAPTER_FIELDS} for c in book.chapters]
+        memo = (self._memo.entries, self._memo.final)
+        return memo, self._ids, dict(self._copies), self._bodies, chapters
+
+    def _restore_state(self, kept: KeptState, book: Book) -> None:
+        (self._memo.entries, self._memo.final), self._ids, copies, self._bodies, chapters = kept
+        self._copies = copies
+        for chapter, fields in zip(book.chapters, chapters, strict=True):
+            for name, value in fields.items():
+                setattr(chapter, name, value)
+
+    def _transform(
+        self, book: Book, cache: Cache, *, foretell: bool = False
+    ) -> tuple[list[Doc], list[str], Any]:
         from ..parse import reader_for
         from ..parse.guard import check_footnotes
         from ..transform import PASSES, Context
@@ -421,14 +477,67 @@ class Session:
         for chapter in book.chapters:
             reader = reader_for(chapter)
             key = (reader, chapter.text)
-
             load = functools.partial(self._parse, chapter, key, cache)
+            told = self._foretell(chapter, key, cache) if foretell else None
+            if told is not None:
+                load = functools.partial(unmarshalled, chapter, told)
             inputs.append((chapter, fingerprint("parsed", reader, chapter.text), load))
         ctx = Context(book=book, keep_going=False, cache=cache, offline=self.offline)
         docs, keys = self._memo.run(PASSES, book, ctx, inputs)
         texts = {(reader_for(c), c.text) for c in book.chapters}
         self._parsed = {k: v for k, v in self._parsed.items() if k in texts}
         return docs, keys, ctx
+
+    def _foretell(self, chapter: Chapter, key: tuple[str, str], cache: Cache) -> bytes | None:
+        """A new text's AST foretold from the chapter's last (:mod:`.predict`), pandoc's own
+        parse started to compare it with (:meth:`_confirmed`); None: not foretold."""
+        from ..parse import parse_chapter
+        from ..parse.guard import check_depth
+
+        last = self._built.get(chapter.id)
+        data = self._parsed.get(last) if last is not None else None
+        if key in self._parsed or last is None or data is None or last[0] != key[0]:
+            return None
+        blocks, meta = marshal.loads(data)
+        blocks = foretold(last[1], blocks, key[1], key[0])
+        if blocks is None or self._pool is None:
+            return None
+        try:
+            check_depth(blocks, chapter)
+        except KobookError:
+            return None
+        if key not in self._pending:
+            copy = dataclasses.replace(chapter, text=key[1])
+            self._pending[key] = self._pool.submit(parse_chapter, copy, cache)
+        told = self._foretold[key] = marshal.dumps((blocks, meta))
+        return told
+
+    def _confirmed(self) -> bool:
+        """Is every AST foretold in this rebuild pandoc's own? (Waits for pandoc.)
+
+        Each one that is becomes the chapter's kept parse, and so does pandoc's
+        own where they differ; a text pandoc failed on is parsed again when
+        asked for, by :meth:`_parse`, which reports pandoc's error.
+        """
+        told, self._foretold = self._foretold, {}
+        confirmed = True
+        self.foretold = (len(told), 0)
+        for key, data in told.items():
+            pending = self._pending.pop(key, None)
+            doc = None
+            if pending is not None:
+                with contextlib.suppress(KobookError):
+                    doc = pending.result()
+            if doc is None:
+                confirmed = False
+                continue
+            if marshal.loads(data) != (doc.blocks, doc.meta):
+                confirmed = False  # made again from pandoc's, kept now
+                self._parsed[key] = marshal.dumps((doc.blocks, doc.meta))
+                continue
+            self._parsed[key] = data
+            self.foretold = (len(told), self.foretold[1] + 1)
+        return confirmed
 
     def _speculate(self, chapter: Chapter, cache: Cache, candidate: str) -> None:
         """Start parsing a fixed text the proof is about to check (it is usually the result).
@@ -617,6 +726,12 @@ class Session:
         self._pdf_key = key
         update.pdf = name
         update.chapters = [chapter.id]
+
+
+def unmarshalled(chapter: Chapter, data: bytes) -> Doc:
+    """A chapter's Doc from the marshal of its (blocks, meta): a copy of its own."""
+    blocks, meta = marshal.loads(data)
+    return Doc(chapter, blocks, meta)
 
 
 def astuple(doc: Doc) -> tuple[list[Any], dict[str, Any]]:
