@@ -1,0 +1,48 @@
+"""Foretelling an edited chapter's AST (``preview/predict.py``): a guess checked later.
+
+A foretold AST is only used when it equals pandoc's (the session compares
+them), so these tests check that the guess is right where it should be, and
+that nothing is foretold where the old paragraph cannot be found for sure.
+"""
+
+from __future__ import annotations
+
+from kobook.parse.pandoc import READER, markdown_to_ast
+from kobook.preview.predict import edited_paragraphs, foretold
+
+OLD = "# 장\n\n첫 문단.\n둘째 줄.\n\n둘째 문단.\n\n- 목록\n- 항목\n\n끝.\n"
+
+
+def blocks(text: str) -> list[object]:
+    return list(markdown_to_ast(text, reader=READER)["blocks"])
+
+
+def test_the_paragraph_around_an_edit() -> None:
+    new = OLD.replace("둘째 줄.", "고친 둘째 줄.")
+    assert edited_paragraphs(OLD, new) == ("첫 문단.\n둘째 줄.", "첫 문단.\n고친 둘째 줄.")
+    added = OLD.replace("둘째 문단.", "둘째 문단.\n\n새 문단.")
+    # an insertion is placed as late as it can be: the paragraph after it comes along
+    assert edited_paragraphs(OLD, added) == ("- 목록\n- 항목", "새 문단.\n\n- 목록\n- 항목")
+    assert edited_paragraphs(OLD, OLD) is None
+    assert edited_paragraphs(OLD, OLD.replace("# 장", "# 새 장")) is None  # the first line
+
+
+def test_foretold_is_pandocs_ast() -> None:
+    for new in [
+        OLD.replace("둘째 줄.", "*고친* 둘째 줄."),
+        OLD.replace("둘째 문단.", "둘째 문단.\n\n## 새 절\n\n새 문단."),
+        OLD.replace("- 항목", "- 항목\n- 새 항목"),
+        OLD.replace("\n\n둘째 문단.", ""),
+    ]:
+        assert foretold(OLD, blocks(OLD), new, READER) == blocks(new)
+
+
+def test_nothing_is_foretold_where_the_old_paragraph_is_not_found_once() -> None:
+    twice = "# 장\n\n같은 문단.\n\n같은 문단.\n"
+    assert (
+        foretold(twice, blocks(twice), twice.replace("같은 문단.\n", "다른 문단.\n", 1), READER)
+        is None
+    )
+    # the old paragraph is not in the AST given (made from another text)
+    other = OLD.replace("둘째 문단.", "다른 문단.")
+    assert foretold(OLD, blocks(other), OLD.replace("둘째 문단.", "새 문단."), READER) is None
