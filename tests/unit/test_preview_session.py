@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -156,6 +157,54 @@ def test_an_edited_paragraph_is_foretold_and_checked_against_pandoc(
     # Made from pandoc's AST, and kept: the next edit is foretold from it.
     update = session.rebuild({edit(source, "첫 문단입니다.", "고친 첫 문단입니다.")})
     assert session.foretold == (1, 1)
+    assert_same_as_full_build(session, tmp_path)
+
+
+def test_a_foretold_ast_is_checked_against_the_proofs_parse(
+    make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a chapter with fixes, pandoc parses the fixed text for the proof anyway: that
+    parse (which makes no automatic ids) is what a foretold AST is compared with, so
+    the chapter is not parsed a third time.  A heading in the edited paragraph, or a
+    link that leans on one, sends it to pandoc's own parse."""
+    from kobook import parse
+
+    chapter = (
+        "# 처음\n\nＧＰＵ을 쓴다.\n\n둘째 문단입니다.\n\n## 같은 절\n\n셋째 문단입니다.\n\n"
+        "## 같은 절\n\n넷째 문단입니다.\n"
+    )
+    files = {"book/01.md": chapter, "book/02.md": "# 둘째\n\n본문.\n"}
+    root = make_book(files, metadata={"title": "작은 책"})
+    session = start(root, tmp_path)
+    source = root / "book/01.md"
+    parsed: list[str] = []
+    real = parse.parse_chapter
+
+    def counted(chapter: Any, *args: Any, **options: Any) -> Any:
+        parsed.append(chapter.text)
+        return real(chapter, *args, **options)
+
+    monkeypatch.setattr(parse, "parse_chapter", counted)
+    update = session.rebuild({edit(source, "둘째 문단입니다.", "고친 둘째 문단입니다.")})
+    assert update.ok, update.error
+    assert session.foretold == (1, 1) and parsed == []
+    assert "GPU를 쓴다" in (session.out / "01.html").read_text(encoding="utf-8")
+    assert_same_as_full_build(session, tmp_path)
+    # "[처음]" links to the heading (its automatic id): alone it is text, and the proof's
+    # parse points it at "#": made again from pandoc's own parse.
+    parsed.clear()  # (the reference build parses too)
+    update = session.rebuild({edit(source, "셋째 문단입니다.", "[처음]을 보는 셋째 문단.")})
+    assert update.ok, update.error
+    assert session.foretold == (1, 0) and len(parsed) == 1
+    assert 'href="#처음"' in (session.out / "01.html").read_text(encoding="utf-8")
+    assert_same_as_full_build(session, tmp_path)
+    # A new heading's id depends on the others (the second "같은 절" is "같은-절-1"):
+    # compared with pandoc's own parse.
+    parsed.clear()
+    update = session.rebuild({edit(source, "넷째 문단입니다.", "## 같은 절\n\n넷째 문단.")})
+    assert update.ok, update.error
+    assert session.foretold == (1, 0) and len(parsed) == 1
+    assert 'id="같은-절-2"' in (session.out / "01.html").read_text(encoding="utf-8")
     assert_same_as_full_build(session, tmp_path)
 
 

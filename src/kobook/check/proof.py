@@ -25,7 +25,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -121,9 +121,14 @@ def mask(node: Any) -> Any:
 
 def masked_ast(text: str, *, reader: str = READER) -> Any:
     """pandoc's AST of ``text`` (blocks and metadata) with the prose masked out."""
+    return mask(proof_ast(text, reader=reader))
+
+
+def proof_ast(text: str, *, reader: str = READER) -> dict[str, Any]:
+    """pandoc's AST of ``text`` (blocks and metadata) as the proof reads it."""
     guard.check_text(text, None)  # what would hang pandoc is refused (LIMIT001/002): no proof
     ast = markdown_to_ast(text, reader=proof_reader(reader))
-    return mask({"blocks": ast.get("blocks", []), "meta": ast.get("meta", {})})
+    return {"blocks": ast.get("blocks", []), "meta": ast.get("meta", {})}
 
 
 def difference(before: Any, after: Any, where: str = "") -> str:
@@ -170,6 +175,9 @@ class Proof:
     error: str = ""  # why the proof cannot be made (pandoc failed on the original)
     why: str = ""  # why the last candidate was rejected (what it would have changed)
     calls: int = 0  # parses so far (bisecting stops at PROOF_BUDGET)
+    keep_parsed: bool = False  # keep pandoc's own ASTs in ``parsed`` (PendingFix)
+    # body → pandoc's own AST of it, for the bodies pandoc parsed (not the cached ones).
+    parsed: dict[str, Any] = field(default_factory=dict)
 
     def masked(self, text: str) -> Any:
         """Front matter as it is (pandoc fails on YAML kobook reads), the rest masked."""
@@ -181,13 +189,16 @@ class Proof:
 
     def masked_body(self, body: str) -> Any:
         self.calls += 1
-        if self.cache is None:
-            return masked_ast(body, reader=self.reader)
         name = digest("masked-ast", pandoc_version(), proof_reader(self.reader), body)
-        cached = self.cache.get("proof", name, ".json")
+        cached = self.cache.get("proof", name, ".json") if self.cache is not None else None
         if cached is not None:
             return json.loads(cached)
-        masked = masked_ast(body, reader=self.reader)
+        ast = proof_ast(body, reader=self.reader)
+        if self.keep_parsed:
+            self.parsed[body] = ast
+        masked = mask(ast)
+        if self.cache is None:
+            return masked
         self.cache.put("proof", name, json.dumps(masked).encode("utf-8"), ".json")
         return masked
 
@@ -341,7 +352,7 @@ class PendingFix:
         on_candidate: Callable[[str], None] | None = None,
     ) -> None:
         self.text = text
-        self.proof = Proof(text, reader, cache)
+        self.proof = Proof(text, reader, cache, keep_parsed=True)
         self._check = functools.partial(
             check_text, path=path, settings=settings, build_only=build_only
         )
@@ -377,6 +388,26 @@ class PendingFix:
         if self._result is None:
             self._result = self.guess if self._accepted() else self._by_passes()
         return self._result
+
+    def parses(self, text: str) -> bool:
+        """Is pandoc parsing ``text`` for the proof (so :meth:`pandoc_ast` may give it)?"""
+        return text in self._parses and fence_end(text.split("\n")) is None
+
+    def pandoc_ast(self, text: str) -> dict[str, Any] | None:
+        """pandoc's own AST of ``text``, one of the texts told to ``on_candidate``, as the
+        proof read it (the build's reader without automatic header ids); waits for
+        pandoc.  None when it is not at hand: a proof found in the cache, a text with
+        front matter (the proof reads the rest), a text pandoc failed on.
+        """
+        future = self._parses.get(text)
+        if future is None or fence_end(text.split("\n")) is not None:
+            return None
+        try:
+            future.result()
+        except KobookError:
+            return None
+        found: dict[str, Any] | None = self.proof.parsed.get(text)
+        return found
 
     def _accepted(self) -> bool:
         """Does the proof accept :attr:`guess`? (A text with no fix needs no proof.)"""

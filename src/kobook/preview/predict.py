@@ -14,9 +14,11 @@ pandoc's own is used, so the page is the one a full build makes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import KobookError
+from ..parse.ast import iter_nodes
 from ..parse.pandoc import markdown_to_ast
 
 # Between the old paragraph and the new one in the one pandoc run that parses both.
@@ -53,7 +55,16 @@ def edited_paragraphs(old: str, new: str) -> tuple[str, str] | None:
     return "\n".join(old_lines[start:old_end]), "\n".join(new_lines[start:new_end])
 
 
-def foretold(old_text: str, old_blocks: list[Any], new_text: str, reader: str) -> list[Any] | None:
+@dataclass(frozen=True)
+class Foretold:
+    """A chapter's blocks as pandoc will most likely parse them."""
+
+    blocks: list[Any]
+    # The old or the new paragraph holds a heading: its automatic id depends on the others.
+    headings: bool
+
+
+def foretold(old_text: str, old_blocks: list[Any], new_text: str, reader: str) -> Foretold | None:
     """``new_text``'s blocks as pandoc will most likely parse them; None when not foretold.
 
     ``old_blocks`` is pandoc's AST of ``old_text``.  The old paragraph's
@@ -86,4 +97,59 @@ def foretold(old_text: str, old_blocks: list[Any], new_text: str, reader: str) -
     if len(places) != 1:
         return None
     place = places[0]
-    return [*old_blocks[:place], *after, *old_blocks[place + size :]]
+    headings = any(node["t"] == "Header" for node in iter_nodes(blocks))
+    return Foretold([*old_blocks[:place], *after, *old_blocks[place + size :]], headings)
+
+
+def same_but_automatic_ids(made: Any, proof: Any) -> bool:
+    """Is ``made`` (by the build's reader) what ``proof`` is (the same text by the proof's
+    reader, which makes no automatic identifiers), but for what those ids make?
+
+    Headings the proof left without an id may have any, and links the proof
+    points at ``#`` (implicit references to headings) any heading's ``#id``.  Used for a
+    foretold AST whose edited paragraphs hold no heading: its other headings
+    are the last AST's, so are their ids, and so are the links to them.
+    """
+    ids: set[str] = set()
+
+    def heading_ids() -> set[str]:
+        if not ids:
+            ids.update(n["c"][1][0] for n in iter_nodes(made) if n["t"] == "Header")
+        return ids
+
+    stack = [(made, proof)]
+    while stack:
+        ours, theirs = stack.pop()
+        if ours == theirs:
+            continue
+        if type(ours) is not type(theirs):
+            return False
+        if isinstance(ours, list):
+            if len(ours) != len(theirs):
+                return False
+            stack.extend(zip(ours, theirs, strict=True))
+        elif isinstance(ours, dict):
+            kind = ours.get("t")
+            if ours.keys() != theirs.keys() or kind != theirs.get("t"):
+                return False
+            if kind == "Header":
+                (level, (ident, classes, pairs), inlines) = ours["c"]
+                (level2, (ident2, classes2, pairs2), inlines2) = theirs["c"]
+                if (level, classes, pairs) != (level2, classes2, pairs2):
+                    return False
+                if ident2 and ident != ident2:
+                    return False
+                stack.append((inlines, inlines2))
+            elif kind == "Link":
+                (attributes, inlines, (url, title)) = ours["c"]
+                (attributes2, inlines2, (url2, title2)) = theirs["c"]
+                if attributes != attributes2 or title != title2:
+                    return False
+                if url != url2 and not (url2 == "#" and url[1:] in heading_ids()):
+                    return False
+                stack.append((inlines, inlines2))
+            else:
+                stack.extend((ours[key], theirs[key]) for key in ours)
+        else:
+            return False
+    return True

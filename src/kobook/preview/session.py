@@ -55,6 +55,7 @@ from typing import Any
 
 from ..boundary import inside
 from ..cache import Cache, atomic_write
+from ..check.proof import PendingFix
 from ..errors import Diagnostic, KobookError
 from ..load import Book, Chapter, load_book, select_chapter
 from ..normalize import NormalizingChapter
@@ -72,7 +73,7 @@ from .passmemo import (
     place,
     replace_in,
 )
-from .predict import foretold
+from .predict import foretold, same_but_automatic_ids
 from .typesetter import Typesetter, typeset
 
 # Files whose change is no change of the book's set-up: the pictures the pages show.
@@ -181,8 +182,10 @@ class Session:
         self._normalized: dict[tuple[Any, ...], Normalized] = {}
         self._parsed: dict[tuple[str, str], bytes] = {}  # (reader, text) → marshal of the AST
         self._built: dict[str, tuple[str, str]] = {}  # chapter id → (reader, text) last built
-        # (reader, text) → marshal of its foretold AST, to compare with pandoc's (one rebuild).
-        self._foretold: dict[tuple[str, str], bytes] = {}
+        # (reader, text) → marshal of its foretold AST and the proof whose parse of the text
+        # it is compared with (None: pandoc's own parse); one rebuild.
+        self._foretold: dict[tuple[str, str], tuple[bytes, PendingFix | None]] = {}
+        self._proofs: dict[str, PendingFix] = {}  # fixed text → its proof (one rebuild)
         self.foretold = (0, 0)  # the last rebuild's foretold ASTs, and how many were pandoc's
         # (reader, text) → the AST being made by pandoc while the proof runs (one rebuild).
         self._pending: dict[tuple[str, str], Future[Doc]] = {}
@@ -407,6 +410,7 @@ class Session:
         from ..normalize import settings
 
         rules = settings(book)
+        self._proofs = {}
         kept: dict[tuple[Any, ...], Normalized] = {}
         proving: list[Proving] = []
         findings: dict[str, list[Diagnostic]] = {}
@@ -421,6 +425,8 @@ class Session:
                 if not proving:  # built while its proof runs; kept by _proven
                     done = Normalized(*pending.guess())
                     proving.append(Proving(key, done.text, pending))
+                    if pending.pending is not None:
+                        self._proofs = {done.text: pending.pending}
                 else:  # one chapter's proof at a time runs behind the build
                     done = kept[key] = Normalized(*pending.result())
             else:
@@ -489,8 +495,13 @@ class Session:
         return docs, keys, ctx
 
     def _foretell(self, chapter: Chapter, key: tuple[str, str], cache: Cache) -> bytes | None:
-        """A new text's AST foretold from the chapter's last (:mod:`.predict`), pandoc's own
-        parse started to compare it with (:meth:`_confirmed`); None: not foretold."""
+        """A new text's AST foretold from the chapter's last (:mod:`.predict`); None: not.
+
+        What it is compared with (:meth:`_confirmed`): the AST the proof of the
+        fixes has pandoc make of the same text, when the edited paragraphs hold
+        no heading (the proof's reader makes no automatic ids); else pandoc's
+        own parse, started here.
+        """
         from ..parse import parse_chapter
         from ..parse.guard import check_depth
 
@@ -499,18 +510,22 @@ class Session:
         if key in self._parsed or last is None or data is None or last[0] != key[0]:
             return None
         blocks, meta = marshal.loads(data)
-        blocks = foretold(last[1], blocks, key[1], key[0])
-        if blocks is None or self._pool is None:
+        told = foretold(last[1], blocks, key[1], key[0])
+        if told is None or self._pool is None:
             return None
         try:
-            check_depth(blocks, chapter)
+            check_depth(told.blocks, chapter)
         except KobookError:
             return None
-        if key not in self._pending:
-            copy = dataclasses.replace(chapter, text=key[1])
-            self._pending[key] = self._pool.submit(parse_chapter, copy, cache)
-        told = self._foretold[key] = marshal.dumps((blocks, meta))
-        return told
+        proof = self._proofs.get(key[1])
+        if proof is None or told.headings or not proof.parses(key[1]):
+            proof = None
+            if key not in self._pending:
+                copy = dataclasses.replace(chapter, text=key[1])
+                self._pending[key] = self._pool.submit(parse_chapter, copy, cache)
+        data = marshal.dumps((told.blocks, meta))
+        self._foretold[key] = (data, proof)
+        return data
 
     def _confirmed(self) -> bool:
         """Is every AST foretold in this rebuild pandoc's own? (Waits for pandoc.)
@@ -522,18 +537,28 @@ class Session:
         told, self._foretold = self._foretold, {}
         confirmed = True
         self.foretold = (len(told), 0)
-        for key, data in told.items():
-            pending = self._pending.pop(key, None)
-            doc = None
-            if pending is not None:
-                with contextlib.suppress(KobookError):
-                    doc = pending.result()
-            if doc is None:
+        for key, (data, proof) in told.items():
+            if proof is not None:
+                made = proof.pandoc_ast(key[1])  # None: not at hand, parsed again by _parse
+                blocks, meta = marshal.loads(data)
+                same = made is not None and same_but_automatic_ids(
+                    {"blocks": blocks, "meta": meta}, made
+                )
+            else:
+                pending = self._pending.pop(key, None)
+                doc = None
+                if pending is not None:
+                    with contextlib.suppress(KobookError):
+                        doc = pending.result()
+                if doc is not None:
+                    pandocs = (doc.blocks, doc.meta)
+                    same = marshal.loads(data) == pandocs
+                    if not same:  # made again from pandoc's, kept now
+                        self._parsed[key] = marshal.dumps(pandocs)
+                else:
+                    same = False
+            if not same:
                 confirmed = False
-                continue
-            if marshal.loads(data) != (doc.blocks, doc.meta):
-                confirmed = False  # made again from pandoc's, kept now
-                self._parsed[key] = marshal.dumps((doc.blocks, doc.meta))
                 continue
             self._parsed[key] = data
             self.foretold = (len(told), self.foretold[1] + 1)
@@ -554,6 +579,8 @@ class Session:
         key = (reader_for(chapter), text)
         if self._pool is None or key in self._parsed or key in self._pending:
             return
+        if self._built.get(chapter.id) in self._parsed:
+            return  # foretold instead (and compared with the proof's parse, usually)
         copy = dataclasses.replace(chapter, text=text)
         self._pending[key] = self._pool.submit(parse_chapter, copy, cache)
 

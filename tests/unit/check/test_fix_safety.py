@@ -248,13 +248,13 @@ def test_fixes_of_several_passes_are_proven_in_one_go(monkeypatch: pytest.Monkey
     """Full-width ＧＰＵ becomes GPU, then its particle is fixed: the fixed point is
     proven once against the original, with pandoc started after the first pass."""
     parsed: list[str] = []
-    real = proof_module.masked_ast
+    real = proof_module.proof_ast
 
     def counted(text: str, **options: str) -> object:
         parsed.append(text)
         return real(text, **options)
 
-    monkeypatch.setattr(proof_module, "masked_ast", counted)
+    monkeypatch.setattr(proof_module, "proof_ast", counted)
     told: list[str] = []
     pending = PendingFix("ＧＰＵ을 쓴다.\n", None, Settings(), on_candidate=told.append)
     assert told == ["GPU을 쓴다.\n", "GPU를 쓴다.\n"]
