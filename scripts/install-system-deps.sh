@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what pip cannot: Korean and emoji fonts, Pango (WeasyPrint), poppler
-# (PDF text for tests) and shellcheck (workflow tests) with --dev, python3-venv and,
+# (PDF text for tests), shellcheck (workflow tests) and Chromium (HTML layout tests)
+# with --dev, python3-venv and,
 # with --tex, TeX Live's XeLaTeX + ko.TeX.
 #
 #   bash scripts/install-system-deps.sh            # what `make pdf` needs
@@ -17,7 +18,7 @@ for arg in "$@"; do
   case "$arg" in
     --tex) want_tex=1 ;;
     --dev) want_dev=1 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
@@ -43,6 +44,8 @@ if [ "$want_dev" = 1 ]; then
   command -v pdftoppm >/dev/null || need poppler-utils
   # actionlint (a dev dependency) runs shellcheck on the workflows' run: scripts when it is there.
   command -v shellcheck >/dev/null || need shellcheck
+  # Headless Chromium lays the HTML pages out in tests (Debian's package; no download).
+  command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need chromium
 fi
 if [ "$want_tex" = 1 ]; then
   command -v xelatex >/dev/null || need texlive-xetex

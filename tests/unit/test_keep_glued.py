@@ -15,7 +15,7 @@ import pytest
 from kobook.cache import Cache
 from kobook.load import load_book
 from kobook.parse import parse_book
-from kobook.parse.ast import raw_inline
+from kobook.parse.ast import iter_nodes, raw_inline
 from kobook.parse.pandoc import markdown_to_ast
 from kobook.transform import transform_book
 from kobook.write import passes
@@ -139,3 +139,37 @@ def test_other_languages_keep_their_rules(make_book: BookMaker, lang: str) -> No
     tex = latex_body(make_book, "GPU가 模型(LLM)的", lang)
     assert "\\nobreak{}" not in tex[tex.index("\\begin{document}") :]
     assert bool(re.search(r"^\\frenchspacing$", tex, re.M)) == (lang != "en")
+
+
+# -- The same words in a browser (the HTML site) ---------------------------------------
+
+
+def kept_whole(markdown: str) -> list[str]:
+    """The words the site keeps in a ``span.nobr``, as text."""
+    blocks = passes.keep_words_in_browsers(list(markdown_to_ast(markdown)["blocks"]))
+    return [
+        flatten(n["c"][1])
+        for n in iter_nodes(blocks)
+        if n["t"] == "Span" and passes.NOBR in n["c"][0][1]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("markdown", "whole"),
+    [
+        ("모델(LLM)의 계산(compute)을 본다.\n", ["모델(LLM)의", "계산(compute)을"]),
+        (
+            "“인용”을 ‘작은’과 「책」을 [참고]를 읽는다.\n",
+            ["“인용”을", "‘작은’과", "「책」을", "[참고]를"],
+        ),
+        ("100%를 x²을 쓴다.\n", ["100%를", "x²을"]),
+        ("**모델**(LLM)의 [GPU](https://x.org)(장치)를 본다.\n", ["모델(LLM)의", "GPU(장치)를"]),
+        # letters and digits beside Hangul: keep-all holds them already
+        ("GPU가 4로 ZeRO-1과 끝이다.\n", []),
+        # a word too long to keep on a phone's line may still break
+        ("(" + "a" * 40 + ")를 본다.\n", []),
+        ("```\n모델(LLM)의\n```\n", []),
+    ],
+)
+def test_the_site_keeps_words_a_browser_would_break(markdown: str, whole: list[str]) -> None:
+    assert kept_whole(markdown) == whole

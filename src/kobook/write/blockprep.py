@@ -8,7 +8,7 @@ Each of those steps looks at one node at a time, with one exception: the
 sanitizer, after an unclosed ``<script>`` (or another element dropped with
 its content), drops what follows until its end tag, in later blocks too.  So
 :class:`KeptPrepare` keeps each top-level block's prepared blocks under its
-content and what it was prepared for (the pages the ids live on, the page),
+content and what it was prepared for (the pages the ids live on, the page, its language),
 with the sanitizer's notes; a block that leaves the sanitizer dropping sends
 the chapter back to :func:`~kobook.write.html.prepare`.  The notes are replayed
 in the whole chapter's order (first every block's attribute notes, then the
@@ -26,7 +26,7 @@ from ..errors import Diagnostic
 from ..load import Book
 from ..parse import Doc
 from ..parse.ast import copy_tree, walk
-from .html import page_name, prepare, site_passes
+from .html import is_korean, page_name, prepare, site_passes
 from .sanitize import Note, Sanitizer, clean_attributes
 
 LIMIT = 50_000  # blocks kept (a prepared block: a few hundred bytes)
@@ -52,7 +52,7 @@ def prepare_alone(block: Any, doc: Doc, book: Book, pages: dict[str, str]) -> Pr
     cleaned = walk(blocks, sanitizer.node) if rebuild else blocks
     if sanitizer.dropping:
         return None
-    out = site_passes(cleaned, book, pages, page_name(doc))
+    out = site_passes(cleaned, book, pages, page_name(doc), korean=is_korean(doc, book))
     return Prepared(marshal.dumps(out), attribute_notes, notes[len(attribute_notes) :])
 
 
@@ -74,7 +74,7 @@ class KeptPrepare:
         self, doc: Doc, book: Book, pages: dict[str, str]
     ) -> tuple[list[Any], list[Diagnostic]]:
         """:func:`prepare`'s blocks and warnings for ``doc``, from the blocks kept."""
-        what = marshal.dumps((sorted(pages.items()), page_name(doc)))
+        what = marshal.dumps((sorted(pages.items()), page_name(doc), is_korean(doc, book)))
         context = hashlib.blake2b(what, digest_size=16).digest()
         pieces: list[Prepared] = []
         for block in doc.blocks:

@@ -25,6 +25,7 @@ from typing import Any
 from .. import __version__, limits
 from ..cache import atomic_write
 from ..errors import Diagnostic
+from ..lang import language_of
 from ..load import Book
 from ..parse import Doc
 from ..parse.ast import copy_tree, iter_nodes, keyval
@@ -78,14 +79,21 @@ def doc_ids(doc: Doc) -> list[str]:
 def prepare(doc: Doc, book: Book, pages: dict[str, str]) -> tuple[list[Any], list[Diagnostic]]:
     """The site's passes over one chapter (on a copy), sanitized first; also its HTML001s."""
     blocks, problems = sanitize_blocks(copy_tree(doc.blocks), doc.chapter)
-    return site_passes(blocks, book, pages, page_name(doc)), problems
+    return site_passes(blocks, book, pages, page_name(doc), korean=is_korean(doc, book)), problems
 
 
-def site_passes(blocks: list[Any], book: Book, pages: dict[str, str], page: str) -> list[Any]:
+def is_korean(doc: Doc, book: Book) -> bool:
+    """Is the chapter in Korean (whose words the pages keep whole beside brackets)?"""
+    return language_of(doc.chapter.lang or book.config.lang) == "ko"
+
+
+def site_passes(
+    blocks: list[Any], book: Book, pages: dict[str, str], page: str, *, korean: bool
+) -> list[Any]:
     """The site's own passes over sanitized blocks (in place where they can).
 
-    Each looks at one node at a time (no counters, no state from the blocks
-    before): ``blockprep`` runs them on one block at a time.
+    Each looks at one node at a time, or one list of inlines (no counters, no
+    state from the blocks before): ``blockprep`` runs them on one block at a time.
     """
     blocks = passes.heading_numbers(blocks, book.config)
     blocks = passes.equation_numbers(blocks)
@@ -95,6 +103,8 @@ def site_passes(blocks: list[Any], book: Book, pages: dict[str, str], page: str)
     blocks = site_remote_images(blocks)
     blocks = passes.details_html(blocks)
     blocks = passes.embeds_html(blocks)
+    if korean:
+        blocks = passes.keep_words_in_browsers(blocks)
     return passes.rewrite_links(blocks, pages, page)
 
 

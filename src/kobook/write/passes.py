@@ -9,7 +9,9 @@ list of blocks.
 from __future__ import annotations
 
 import html
+import itertools
 import re
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -385,7 +387,6 @@ def keep_glued(blocks: Blocks, mark: Callable[[], dict[str, Any]]) -> Blocks:
     def inlines_of(items: list[Any]) -> list[Any]:
         out: list[Any] = []
         for item in items:
-            visit(item)
             if out and glued(edge_char(out[-1], True), edge_char(item, False)):
                 out.append(mark())
             pieces = split_glued(item["c"]) if item["t"] == "Str" else []
@@ -398,13 +399,24 @@ def keep_glued(blocks: Blocks, mark: Callable[[], dict[str, Any]]) -> Blocks:
                 out.append({"t": "Str", "c": piece})
         return out
 
+    return rewrite_inlines(blocks, inlines_of)
+
+
+def rewrite_inlines(blocks: Blocks, rewrite: Callable[[list[Any]], list[Any]]) -> Blocks:
+    """Replace every list of inlines (innermost first) by ``rewrite(list)``, in place.
+
+    Code blocks and raw blocks are not entered; returns ``blocks``.
+    """
+
     def visit(value: Any) -> None:
         if isinstance(value, list):
-            if value and all(isinstance(i, dict) and i.get("t") in INLINE_TYPES for i in value):
-                value[:] = inlines_of(value)
-                return
+            inlines = value and all(
+                isinstance(i, dict) and i.get("t") in INLINE_TYPES for i in value
+            )
             for item in value:
                 visit(item)
+            if inlines:
+                value[:] = rewrite(value)
         elif isinstance(value, dict) and value.get("t") not in ("CodeBlock", "RawBlock"):
             content = value.get("c")
             if isinstance(content, (list, dict)):
@@ -412,6 +424,83 @@ def keep_glued(blocks: Blocks, mark: Callable[[], dict[str, Any]]) -> Blocks:
 
     visit(blocks)
     return blocks
+
+
+# --- The same words in a browser (HTML): ``word-break: keep-all`` keeps letters and digits
+# together, not a bracket, quote or symbol with the Hangul beside it ----------------------
+
+# Characters a browser will not break after (before Hangul): opening brackets and quotes,
+# currency signs.
+NOT_BROKEN_AFTER = frozenset(("Ps", "Pi", "Sc"))
+# A word longer than this (characters) may still break: kept whole, it could overflow a
+# phone's screen.
+BROWSER_WORD_LIMIT = 30
+NOBR = "nobr"  # the class of the span kept whole (``white-space: nowrap``)
+SPACES = frozenset(("Space", "SoftBreak", "LineBreak"))
+
+
+def browser_breaks(before: str, after: str) -> bool:
+    """Is this glued junction one a browser breaks even with ``word-break: keep-all``?
+
+    ``(LLM)의``, ``“인용”을``, ``100%를``, ``x²을`` (after a closing bracket,
+    quote or symbol) and ``모델(``, ``계산“`` (before an opening one), found by
+    laying such pairs out in Chromium: keep-all holds only letters and digits.
+    """
+    if not glued(before, after):
+        return False
+    if is_hangul_char(after):
+        held = before.isalpha() or before.isdecimal()  # not ², ½, ①: Chromium breaks after them
+        return not held and unicodedata.category(before) not in NOT_BROKEN_AFTER
+    return unicodedata.category(after) in NOT_BROKEN_AFTER
+
+
+def browser_junction(items: list[Any]) -> bool:
+    """Does this run of touching inlines hold a junction :func:`browser_breaks`?"""
+    previous = ""
+    for item in items:
+        first = edge_char(item, False)
+        if previous and first and browser_breaks(previous, first):
+            return True
+        if item["t"] == "Str":
+            text = item["c"]
+            if any(browser_breaks(a, b) for a, b in itertools.pairwise(text)):
+                return True
+        previous = edge_char(item, True)
+    return False
+
+
+def keep_words_in_browsers(blocks: Blocks) -> Blocks:
+    """Korean words a browser would break beside a bracket, quote or symbol, in one
+    ``span.nobr`` each (``white-space: nowrap``): ``모델(LLM)의``, ``[GPU](…)의``.
+
+    A word is a run of touching inlines between spaces; one with an image or raw
+    HTML in it, or longer than :data:`BROWSER_WORD_LIMIT`, is left as it is.
+    The PDF engines keep the same words their own way (:func:`keep_glued`, the
+    WeasyPrint line breaker).  Changes ``blocks`` in place and returns them.
+    """
+
+    def kept(run: list[Any]) -> list[Any]:
+        if len(stringify(run)) > BROWSER_WORD_LIMIT or any(
+            n["t"] in ("Image", "RawInline") for n in iter_nodes(run)
+        ):
+            return run
+        if not browser_junction(run):
+            return run
+        return [{"t": "Span", "c": [attr("", [NOBR]), run]}]
+
+    def inlines_of(items: list[Any]) -> list[Any]:
+        out: list[Any] = []
+        run: list[Any] = []
+        for item in items:
+            if item["t"] in SPACES:
+                out += kept(run)
+                run = []
+                out.append(item)
+            else:
+                run.append(item)
+        return out + kept(run)
+
+    return rewrite_inlines(blocks, inlines_of)
 
 
 # --- Table cells: whole Latin words, no lone operator (ZeRO-/1, all-/reduce, "+") ----------
