@@ -425,6 +425,8 @@ class PendingFix:
     def _by_passes(self) -> ProvenFix:
         """Prove pass by pass, leaving out (and reporting) the fixes the proof refuses."""
         proof = self.proof
+        proof.keep_parsed = False  # bisecting parses up to PROOF_BUDGET texts: keep none
+        proof.parsed.clear()
         current = self.text
         refused: dict[tuple[str, int, int, str | None], str] = {}  # key → why, in `current`
         for _ in range(MAX_PASSES):
