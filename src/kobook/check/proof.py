@@ -393,6 +393,11 @@ class PendingFix:
         """Is pandoc parsing ``text`` for the proof (so :meth:`pandoc_ast` may give it)?"""
         return text in self._parses and fence_end(text.split("\n")) is None
 
+    def parsed_by_now(self, text: str) -> bool:
+        """Has pandoc finished parsing ``text`` for the proof (or never started)?"""
+        future = self._parses.get(text)
+        return future is None or future.done()
+
     def pandoc_ast(self, text: str) -> dict[str, Any] | None:
         """pandoc's own AST of ``text``, one of the texts told to ``on_candidate``, as the
         proof read it (the build's reader without automatic header ids); waits for

@@ -449,14 +449,26 @@ class Session:
         return accepted
 
     def _make(self, book: Book, cache: Cache, *, foretell: bool) -> tuple[Made | None, Failed]:
-        """The chapters transformed, and (when an AST was foretold: they are made while pandoc
-        parses) the site's files; or the error that stopped them."""
+        """The chapters transformed, and the site's files when an AST was foretold and pandoc
+        is still parsing (made meanwhile; else after the chapter PDF is asked for); or the
+        error that stopped them."""
         try:
             docs, keys, ctx = self._transform(book, cache, foretell=foretell)
-            site = self._site(book, docs, keys) if self._foretold else None
+            waiting = self._foretold and not self._parsed_by_now()
+            site = self._site(book, docs, keys) if waiting else None
         except KobookError as error:
             return None, error
         return (docs, keys, ctx, site), None
+
+    def _parsed_by_now(self) -> bool:
+        """Has pandoc made every AST the foretold ones are compared with?"""
+        for key, (_data, proof) in self._foretold.items():
+            pending = self._pending.get(key)
+            if proof is not None and not proof.parsed_by_now(key[1]):
+                return False
+            if proof is None and pending is not None and not pending.done():
+                return False
+        return True
 
     def _kept_state(self, book: Book) -> KeptState:
         """What :meth:`_make` changes of the kept results (and of the chapters), to undo it."""
