@@ -26,7 +26,9 @@ done
 missing=()
 need() { missing+=("$@"); }
 has_font_lang() { command -v fc-list >/dev/null && [ -n "$(fc-list ":lang=$1" family 2>/dev/null | head -n1)" ]; }
-has_font_named() { command -v fc-list >/dev/null && fc-list : family 2>/dev/null | grep -qi "$1"; }
+# grep -c, not grep -q: -q stops reading at the first match, the writer then dies of
+# SIGPIPE and, with pipefail, the pipeline fails, so a present package looked missing.
+has_font_named() { command -v fc-list >/dev/null && fc-list : family 2>/dev/null | grep -ci "$1" >/dev/null; }
 
 command -v fc-list >/dev/null || need fontconfig
 has_font_lang ko || need fonts-noto-cjk fonts-nanum
@@ -36,8 +38,8 @@ has_font_named "NanumMyeongjo" || need fonts-nanum
 # The default math font of both PDF engines (else STIX Two Math, bundled with ziamath).
 has_font_named "Latin Modern Math" || need fonts-lmodern
 has_font_named "emoji" || need fonts-noto-color-emoji
-ldconfig -p 2>/dev/null | grep -q 'libpango-1.0.so' || need libpango-1.0-0 libpangoft2-1.0-0
-ldconfig -p 2>/dev/null | grep -q 'libharfbuzz-subset' || need libharfbuzz-subset0
+ldconfig -p 2>/dev/null | grep -c 'libpango-1.0.so' >/dev/null || need libpango-1.0-0 libpangoft2-1.0-0
+ldconfig -p 2>/dev/null | grep -c 'libharfbuzz-subset' >/dev/null || need libharfbuzz-subset0
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need python3-venv python3-pip
 if [ "$want_dev" = 1 ]; then
   command -v pdftotext >/dev/null || need poppler-utils
