@@ -13,6 +13,7 @@ that is not an image), ``/big.png`` (5,000 bytes with Content-Length),
 from __future__ import annotations
 
 import contextlib
+import secrets
 import threading
 import time
 from collections import Counter
@@ -40,15 +41,22 @@ ROUTES: dict[str, tuple[int, str, bytes]] = {
 
 
 class ImageServer:
-    """``url(path)`` gives a full URL; ``requests[path]`` counts what was asked."""
+    """``url(path)`` gives a full URL; ``requests[path]`` counts what was asked.
 
-    def __init__(self, server: ThreadingHTTPServer, requests: Counter[str]) -> None:
+    Each server's URLs start with a folder of their own (``/s1a2b3…/pixel.png``):
+    a download is kept by its URL, also in a folder shared by the machine's builds
+    (``remote.fallback_path``), so a later test whose server got the same port
+    must not find an earlier test's copy.
+    """
+
+    def __init__(self, server: ThreadingHTTPServer, requests: Counter[str], prefix: str) -> None:
         self.server = server
         self.requests = requests
         self.port = server.server_address[1]
+        self.prefix = prefix
 
     def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+        return f"http://127.0.0.1:{self.port}{self.prefix}{path}"
 
     @property
     def total(self) -> int:
@@ -58,16 +66,17 @@ class ImageServer:
 @contextmanager
 def image_server() -> Iterator[ImageServer]:
     requests: Counter[str] = Counter()
+    prefix = "/s" + secrets.token_hex(6)
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            path = self.path.split("?", 1)[0]
+            path = self.path.split("?", 1)[0].removeprefix(prefix)
             requests[path] += 1
             if path in ("/redirect.png", "/to-file.png", "/loop.png"):
                 target = {
-                    "/redirect.png": "/pixel.png",
+                    "/redirect.png": prefix + "/pixel.png",
                     "/to-file.png": "file:///etc/passwd",
-                    "/loop.png": "/loop.png",
+                    "/loop.png": prefix + "/loop.png",
                 }[path]
                 self.send_response(302)
                 self.send_header("Location", target)
@@ -107,7 +116,7 @@ def image_server() -> Iterator[ImageServer]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield ImageServer(server, requests)
+        yield ImageServer(server, requests, prefix)
     finally:
         server.shutdown()
         server.server_close()
