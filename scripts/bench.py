@@ -236,11 +236,13 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
         source.write_text("\n".join(lines), encoding="utf-8")
 
     html, cpu, pdf, modes = [], [], [], set()
+    confirmed = 0  # edits whose AST was foretold and was pandoc's (preview/predict.py)
     for n in range(PREVIEW_EDITS):
         edit(n)
         before = cpu_seconds()
         update = session.rebuild({source})
         cpu.append(cpu_seconds() - before)
+        confirmed += getattr(session, "foretold", (0, 0))[1]
         if not update.ok or update.pages != ["ch03.html"]:
             raise SystemExit(f"unexpected rebuild: {update.error or update.pages}")
         html.append(update.seconds)
@@ -256,7 +258,7 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
             statistics.median(html),
             f"median of {len(html)}: "
             + " ".join(f"{x:.2f}" for x in html)
-            + f" ({'/'.join(modes)})",
+            + f" ({'/'.join(modes)}; AST foretold {confirmed}/{len(html)})",
         ),
         (
             "preview edit → pages written, CPU",
