@@ -486,7 +486,6 @@ class Session:
     def _transform(
         self, book: Book, cache: Cache, *, foretell: bool = False
     ) -> tuple[list[Doc], list[str], Any]:
-        from ..parse import reader_for
         from ..parse.guard import check_footnotes
         from ..transform import PASSES, Context
 
@@ -514,7 +513,6 @@ class Session:
         no heading (the proof's reader makes no automatic ids); else pandoc's
         own parse, started here.
         """
-        from ..parse import parse_chapter
         from ..parse.guard import check_depth
 
         last = self._built.get(chapter.id)
@@ -532,9 +530,7 @@ class Session:
         proof = self._proofs.get(key[1])
         if proof is None or told.headings or not proof.parses(key[1]):
             proof = None
-            if key not in self._pending:
-                copy = dataclasses.replace(chapter, text=key[1])
-                self._pending[key] = self._pool.submit(parse_chapter, copy, cache)
+            self._start_parse(chapter, key, cache)
         data = marshal.dumps((told.blocks, meta))
         self._foretold[key] = (data, proof)
         return data
@@ -547,34 +543,26 @@ class Session:
         asked for, by :meth:`_parse`, which reports pandoc's error.
         """
         told, self._foretold = self._foretold, {}
-        confirmed = True
-        self.foretold = (len(told), 0)
+        same = 0
         for key, (data, proof) in told.items():
+            blocks, meta = marshal.loads(data)
             if proof is not None:
                 made = proof.pandoc_ast(key[1])  # None: not at hand, parsed again by _parse
-                blocks, meta = marshal.loads(data)
-                same = made is not None and same_but_automatic_ids(
+                if made is None or not same_but_automatic_ids(
                     {"blocks": blocks, "meta": meta}, made
-                )
+                ):
+                    continue
             else:
-                pending = self._pending.pop(key, None)
-                doc = None
-                if pending is not None:
-                    with contextlib.suppress(KobookError):
-                        doc = pending.result()
-                if doc is not None:
-                    pandocs = (doc.blocks, doc.meta)
-                    same = marshal.loads(data) == pandocs
-                    if not same:  # made again from pandoc's, kept now
-                        self._parsed[key] = marshal.dumps(pandocs)
-                else:
-                    same = False
-            if not same:
-                confirmed = False
-                continue
+                doc = self._pending_doc(key)
+                if doc is None:
+                    continue
+                if (blocks, meta) != (doc.blocks, doc.meta):  # made again from pandoc's
+                    self._parsed[key] = marshal.dumps((doc.blocks, doc.meta))
+                    continue
             self._parsed[key] = data
-            self.foretold = (len(told), self.foretold[1] + 1)
-        return confirmed
+            same += 1
+        self.foretold = (len(told), same)
+        return same == len(told)
 
     def _speculate(self, chapter: Chapter, cache: Cache, candidate: str) -> None:
         """Start parsing a fixed text the proof is about to check (it is usually the result).
@@ -585,16 +573,29 @@ class Session:
         of its real text reports it, with the chapter's file and line).
         """
         from ..normalize import normalize_text
-        from ..parse import parse_chapter, reader_for
 
-        text = normalize_text(candidate)
-        key = (reader_for(chapter), text)
-        if self._pool is None or key in self._parsed or key in self._pending:
-            return
-        if self._built.get(chapter.id) in self._parsed:
-            return  # foretold instead (and compared with the proof's parse, usually)
-        copy = dataclasses.replace(chapter, text=text)
-        self._pending[key] = self._pool.submit(parse_chapter, copy, cache)
+        key = (reader_for(chapter), normalize_text(candidate))
+        if key in self._parsed or self._built.get(chapter.id) in self._parsed:
+            return  # kept, or foretold instead (and compared with the proof's parse, usually)
+        self._start_parse(chapter, key, cache)
+
+    def _start_parse(self, chapter: Chapter, key: tuple[str, str], cache: Cache) -> None:
+        """Have pandoc parse ``key``'s text for ``chapter`` in the rebuild's pool (once)."""
+        from ..parse import parse_chapter
+
+        if self._pool is not None and key not in self._pending:
+            copy = dataclasses.replace(chapter, text=key[1])
+            self._pending[key] = self._pool.submit(parse_chapter, copy, cache)
+
+    def _pending_doc(self, key: tuple[str, str]) -> Doc | None:
+        """pandoc's AST of a text parsed in the pool (waited for); None: not started, or
+        pandoc failed on it (the chapter's own parse reports that, with its file and line)."""
+        pending = self._pending.pop(key, None)
+        if pending is None:
+            return None
+        with contextlib.suppress(KobookError):
+            return pending.result()
+        return None
 
     def _parse(self, chapter: Chapter, key: tuple[str, str], cache: Cache) -> Doc:
         """A chapter's AST: kept from an earlier build of the same text, else pandoc's."""
@@ -602,12 +603,10 @@ class Session:
 
         data = self._parsed.get(key)
         if data is None:
-            doc = None
-            pending = self._pending.pop(key, None)
+            pending = self._pending_doc(key)
             if pending is not None:
-                with contextlib.suppress(KobookError):
-                    doc = Doc(chapter, *astuple(pending.result()))
-            if doc is None:
+                doc = Doc(chapter, *astuple(pending))
+            else:
                 doc = parse_chapter(chapter, cache)
             self._parsed[key] = marshal.dumps((doc.blocks, doc.meta))
             return doc
