@@ -235,7 +235,7 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
         lines[line] += f" 편집{n}."
         source.write_text("\n".join(lines), encoding="utf-8")
 
-    html, cpu, pdf, modes = [], [], [], set()
+    html, cpu, pdf, modes, laid = [], [], [], set(), []
     confirmed = 0  # edits whose AST was foretold and was pandoc's (preview/predict.py)
     for n in range(PREVIEW_EDITS):
         edit(n)
@@ -251,6 +251,7 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
         if not typeset.ok or typeset.pdf != "ch03.pdf":
             raise SystemExit(f"chapter PDF failed: {typeset.error}")
         pdf.append(typeset.seconds)
+        laid.append(getattr(typeset, "pages_laid", None))
     rows = [
         ("preview cold start (playbook)", cold, f"{len(first.pages)} files"),
         (
@@ -269,7 +270,13 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
         (
             "preview edit → chapter PDF written",
             statistics.median(pdf),
-            f"median of {len(pdf)}: " + " ".join(f"{x:.2f}" for x in pdf),
+            f"median of {len(pdf)}: "
+            + " ".join(f"{x:.2f}" for x in pdf)
+            + (
+                " (pages laid out/reused: " + " ".join(f"{m}/{r}" for m, r in laid) + ")"
+                if all(laid)
+                else ""
+            ),
         ),
     ]
     rows += preview_end_to_end(session, source, edit)

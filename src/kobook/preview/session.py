@@ -74,7 +74,7 @@ from .passmemo import (
     replace_in,
 )
 from .predict import foretold, same_but_automatic_ids
-from .typesetter import Typesetter, typeset
+from .typesetter import Typesetter, pages_laid, typeset
 
 # Files whose change is no change of the book's set-up: the pictures the pages show.
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp", ".pdf"}
@@ -93,6 +93,8 @@ class Update:
     findings: dict[str, list[Diagnostic]] = field(default_factory=dict)
     warnings: list[Diagnostic] = field(default_factory=list)
     pdf: str | None = None  # the chapter PDF's site path when it was (re)written
+    # Its pages laid out, and reused from the last chapter PDF (write/weasy_relayout.py).
+    pages_laid: tuple[int, int] | None = None
     seconds: float = 0.0
     # How the rebuild went: "full" or "incremental" (for the bench and the tests).
     mode: str = ""
@@ -757,9 +759,11 @@ class Session:
         if self._typesetter is not None:  # the AST is pickled: the writer's passes change a copy
             selected = [Doc(chapter, doc.blocks, doc.meta)]
             update.warnings += self._typesetter.typeset(engine, book, selected, target, cache)
+            update.pages_laid = self._typesetter.pages_laid
         else:
             selected = [Doc(chapter, copy_tree(doc.blocks), copy_tree(doc.meta))]
             update.warnings += typeset(engine, book, selected, target, cache)
+            update.pages_laid = pages_laid()
         update.warnings = [d for d in dict.fromkeys(update.warnings) if d.severity != "info"]
         self._pdf_key = key
         update.pdf = name

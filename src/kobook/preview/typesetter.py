@@ -5,8 +5,10 @@ thread of the preview, it held the GIL while the next save's pages were
 rebuilt, so the pages waited for the PDF.  A process of its own runs beside
 them on the second core, and being kept between saves it keeps what makes
 the next PDF faster: WeasyPrint and the fonts loaded, the formulas already
-drawn (:mod:`kobook.write.weasy_svgreplay`) and the font subsets
-(:mod:`kobook.write.weasy_subset`).
+drawn (:mod:`kobook.write.weasy_svgreplay`), the font subsets
+(:mod:`kobook.write.weasy_subset`) and the pages of the last chapter PDF, of
+which a save lays out again only those it changed
+(:mod:`kobook.write.weasy_relayout`).
 
 The process is ``python -m kobook.preview.typesetter_main``, not a
 multiprocessing child: that would run the caller's main script again (a
@@ -38,6 +40,7 @@ from ..cache import Cache
 from ..errors import Diagnostic, KobookError
 from ..load import Book
 from ..parse import Doc
+from ..write import weasy_relayout
 from ..write.blockhtml import BlockHtml
 from ..write.common import blocks_to_html
 
@@ -45,11 +48,14 @@ from ..write.common import blocks_to_html
 # by a small document at start, while the first pages are built.
 # The HTML of the blocks typeset so far, for the whole life of the process.
 KEPT_HTML = BlockHtml(blocks_to_html)
+# The pages laid out for the last chapter PDF: a save lays out only what it changed.
+KEPT_LAYOUT = weasy_relayout.Relayout()
 WARM_UP = "<html lang='ko'><body><p>미리 보기 준비 — preview 1.</p></body></html>"
 
 
 def typeset(engine: str, book: Book, docs: list[Doc], target: Path, cache: Cache) -> list[Any]:
     """Write ``target`` with ``engine`` (in this process); the build's warnings."""
+    KEPT_LAYOUT.made = KEPT_LAYOUT.reused = 0
     if engine == "xelatex":
         from ..write import pdf_xelatex
 
@@ -58,18 +64,26 @@ def typeset(engine: str, book: Book, docs: list[Doc], target: Path, cache: Cache
 
     # Successive chapter PDFs share their font subsets (kept while a save brings no
     # new glyph): not for ``kobook build``, whose bytes must not depend on what the
-    # process built before.  The blocks' HTML is kept too (the same bytes either way).
+    # process built before.  The blocks' HTML is kept too (the same bytes either way), and
+    # the pages laid out (the same pages either way: tests/unit/test_weasy_relayout.py).
     growing = weasy_subset.GROWING.set(True)
     kept = pdf_weasyprint.KEPT_HTML.set(KEPT_HTML)
+    laid = weasy_relayout.KEPT.set(KEPT_LAYOUT)
     try:
         return pdf_weasyprint.write_pdf(book, docs, target, cache)
     finally:
+        weasy_relayout.KEPT.reset(laid)
         pdf_weasyprint.KEPT_HTML.reset(kept)
         weasy_subset.GROWING.reset(growing)
 
 
+def pages_laid() -> tuple[int, int]:
+    """The last chapter PDF's pages laid out, and reused from the one before."""
+    return (KEPT_LAYOUT.made, KEPT_LAYOUT.reused)
+
+
 def serve(jobs: Connection, answers: Connection) -> None:
-    """The process's loop: a job in; ``("ok", warnings)``, ``("error", (diagnostic,
+    """The process's loop: a job in; ``("ok", (warnings, pages_laid))``, ``("error", (diagnostic,
     diagnostics))`` or ``("crash", traceback)`` out.  ``None`` or the end of the pipe
     ends it."""
     with contextlib.suppress(Exception):
@@ -86,7 +100,7 @@ def serve(jobs: Connection, answers: Connection) -> None:
         engine, book, docs, target, cache_root = job
         try:
             warnings = typeset(engine, book, docs, Path(target), Cache(cache_root))
-            reply: tuple[str, Any] = ("ok", warnings)
+            reply: tuple[str, Any] = ("ok", (warnings, pages_laid()))
         except KobookError as error:
             reply = ("error", (error.diagnostic, error.diagnostics))
         except Exception as error:  # a bug: the preview reports it as one
@@ -127,6 +141,7 @@ class Typesetter:
         self._process: subprocess.Popen[bytes] | None = None
         self._jobs: Connection | None = None
         self._answers: Connection | None = None
+        self.pages_laid: tuple[int, int] | None = None  # of the last PDF (see pages_laid())
         RUNNING.add(self)
 
     @property
@@ -183,7 +198,8 @@ class Typesetter:
             raise failure
         if kind == "crash":
             raise RuntimeError(f"in the PDF process: {value}")
-        return list(value)
+        warnings, self.pages_laid = value
+        return list(warnings)
 
     def close(self) -> None:
         """Stop the process (after the PDF under way, if any)."""

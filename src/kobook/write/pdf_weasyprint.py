@@ -30,6 +30,7 @@ from . import (
     weasy_breaks,
     weasy_images,
     weasy_justify,
+    weasy_relayout,
     weasy_reproducible,
     weasy_subset,
     weasy_svgreplay,
@@ -368,6 +369,7 @@ def write_pdf(
     weasy_svgreplay.install()
     weasy_svgreplay.new_document()
     weasy_subset.install()
+    weasy_relayout.install()
     html, problems = render_html(book, docs, cache)
     problems += html_leaks(docs, "weasyprint")  # LEAK002: raw HTML it cannot draw
     weasy_logger = logging.getLogger("weasyprint")
@@ -380,10 +382,15 @@ def write_pdf(
     token = KEEP_ALL.set(book.config.line_breaking == "word")
     fast_png = weasy_images.FAST_PNG.set(True)
     fetcher = BookFetcher(allowed_folders(book, cache))
+    relayout = weasy_relayout.KEPT.get()
     try:
-        document = weasyprint.HTML(string=html, base_url=str(book.root) + "/", url_fetcher=fetcher)
+        source = weasyprint.HTML(string=html, base_url=str(book.root) + "/", url_fetcher=fetcher)
+        options = {"uncompressed_pdf": False, "custom_metadata": True}
+        document = source.render(**options)
         with atomic_output(out) as tmp:
-            document.write_pdf(tmp, uncompressed_pdf=False, custom_metadata=True)
+            document.write_pdf(tmp, **options)
+            if relayout is not None:
+                weasy_relayout.remember(relayout, document.pages)
             problems += refused_problems(book, fetcher.refused)
             missing = missing_glyph_problems(book, docs, glyphs.characters)
             if missing and not keep_going:
@@ -396,6 +403,9 @@ def write_pdf(
     except OSError as exc:
         raise KobookError(f"could not write the PDF: {exc}", code="PDF001", file=out) from None
     finally:
+        if relayout is not None and relayout._context is not None:  # failed: start afresh
+            relayout.last = None
+            relayout._context = None
         KEEP_ALL.reset(token)
         weasy_images.FAST_PNG.reset(fast_png)
         weasy_logger.removeHandler(glyphs)
