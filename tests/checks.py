@@ -660,3 +660,57 @@ def text_outside_boxes(pdf: Path, tolerance: float = 1.0) -> list[str]:
                         problems.append(f"page {page.number}: {glyph.text!r} outside ({where})")
                         break
     return problems
+
+
+def _text_area(pages: tuple[_Page, ...], band: float | None) -> tuple[float, float]:
+    """The top and bottom of the text area: where most pages' first body line starts and
+    where their last line above the page number ends (full pages set the bottom)."""
+    tops, bottoms = [], []
+    for page in pages:
+        lines = [line for line in page.lines if band is None or abs(line.top - band) > 2]
+        if len(lines) > 3:
+            tops.append(lines[0].top)
+            bottoms.append(lines[-2].bottom)  # the last line is the page number
+    tops.sort()
+    bottoms.sort()
+    return tops[len(tops) // 4], bottoms[int(len(bottoms) * 0.9)]
+
+
+def figure_gaps(pdf: Path, fraction: float = 0.25) -> list[str]:
+    """Pages left white at the bottom (more than ``fraction`` of the text area) before a
+    page that starts with a figure and goes on with text: text that could have filled
+    the gap, as a float does (issue 11).  A figure that ends its chapter leaves a gap
+    nothing could fill, and is not counted."""
+    pages = _layout(pdf)
+    band = _head_band(pages)
+    top, bottom = _text_area(pages, band)
+    height = bottom - top
+    found = []
+    for page, after in itertools.pairwise(pages):
+        lines = [line for line in page.lines if band is None or abs(line.top - band) > 2]
+        following = [line for line in after.lines if band is None or abs(line.top - band) > 2]
+        if len(lines) < 2 or len(following) < 2:
+            continue
+        low = max(
+            [line.bottom for line in lines[:-1]]
+            + [shape.bottom for shape in page.shapes if shape.bottom < bottom + 5]
+        )
+        first = following[0]
+        figure = [
+            shape
+            for shape in after.shapes
+            if shape.bottom <= first.top + 1
+            and shape.top >= top - 5
+            and shape.bottom - shape.top > 20
+        ]
+        if not figure:
+            continue
+        under = max(shape.bottom for shape in figure)
+        # text under the figure (its caption aside): the text that could have moved up
+        text_below = [line for line in following[:-1] if line.top > under + 0.2 * height]
+        if bottom - low > fraction * height and text_below:
+            found.append(
+                f"page {page.number}: {(bottom - low) / height:.0%} white before the figure "
+                f"on page {after.number}"
+            )
+    return found

@@ -186,6 +186,12 @@ def test_no_loose_justified_lines(built: kobook.BuildResult) -> None:
     assert layout.loose_lines(built.outputs["pdf"], ceiling=1.3) == []
 
 
+def test_no_white_gap_before_a_figure(built: kobook.BuildResult) -> None:
+    """p.41, p.42 and p.59 ended a third to half white before a figure that did not fit
+    (issue 11); the text after the figure fills them now (write/weasy_figures.py)."""
+    assert layout.figure_gaps(built.outputs["pdf"]) == []
+
+
 def test_chapter_openings_carry_no_running_head(built: kobook.BuildResult) -> None:
     titles = [c.title for c in load_book(PLAYBOOK).chapters]
     openings = layout.chapter_openings(built.outputs["pdf"], titles)

@@ -71,6 +71,12 @@ def test_few_loose_lines(sample_pdf: Path) -> None:
 
 
 @pytest.mark.slow
+def test_no_white_gap_before_a_figure(sample_pdf: Path) -> None:
+    """p.39 ended a third white before 그림 3.2 (issue 11, finding 9)."""
+    assert checks.figure_gaps(sample_pdf) == []
+
+
+@pytest.mark.slow
 def test_table_cells_keep_words_whole(sample_pdf: Path) -> None:
     assert checks.broken_cell_words(sample_pdf, source_text()) == []
 

@@ -227,6 +227,8 @@ def test_corpus_playbook_through_xelatex(playbook_xe: tuple[kobook.BuildResult, 
     ).stdout
     counts = dict(re.findall(r"(\w+)=(\d+)", out.strip().splitlines()[-1]))
     assert counts and all(v == "0" for v in counts.values()), out
+    # figures float (pandoc's htbp): no page left white before one (issue 11, finding 9)
+    assert layout.figure_gaps(pdf) == []
 
 
 def test_gif_fonts_and_syllable_breaking_in_xelatex(make_book: BookMaker, tmp_path: Path) -> None:

@@ -45,19 +45,47 @@ def chapter() -> str:
     return "\n".join(parts)
 
 
-@pytest.fixture
-def session(make_book: BookMaker, monkeypatch: pytest.MonkeyPatch) -> Iterator[Session]:
+def tall_figures() -> str:
+    """Paragraphs and figures as wide as the text: some do not fit where they are and are
+    moved after the text that follows them (write/weasy_figures.py)."""
+    parts = ["# 그림이 많은 장\n"]
+    for n in range(12):
+        parts.append(f"문단 {n}: " + SENTENCE * (4 + n % 3) + "\n")
+        if n % 3 == 1:
+            parts.append(f"![그림 {n}](images/tall.png){{#fig-{n} width=90%}}\n")
+    return "\n".join(parts)
+
+
+def start(make_book: BookMaker, monkeypatch: pytest.MonkeyPatch, text: str) -> Session:
+    """A preview session of a book whose first chapter is ``text``, its PDF typeset once."""
     root = make_book(
-        {"book/01.md": chapter(), "book/02.md": "# 둘째 장\n\n짧은 장.\n"},
+        {"book/01.md": text, "book/02.md": "# 둘째 장\n\n짧은 장.\n"},
         metadata={"title": "다시 배치하기", "lang": "ko-KR", "toc": True},
         images=["images/pixel.png"],
     )
+    Image.new("RGB", (60, 70), "steelblue").save(root / "images/tall.png")
     # A layout kept for these tests alone, in this process.
     monkeypatch.setattr(typesetter, "KEPT_LAYOUT", Relayout())
     session = Session(root, cache_dir=root.parent / "cache", pdf=True, typesetter=False)
     first = session.build()
     assert first.ok, first.error
     assert session.rebuild_pdf().ok
+    return session
+
+
+@pytest.fixture
+def session(make_book: BookMaker, monkeypatch: pytest.MonkeyPatch) -> Iterator[Session]:
+    session = start(make_book, monkeypatch, chapter())
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def figures(make_book: BookMaker, monkeypatch: pytest.MonkeyPatch) -> Iterator[Session]:
+    session = start(make_book, monkeypatch, tall_figures())
+    # the case to test: a layout that moved a figure
+    last = typesetter.KEPT_LAYOUT.last
+    assert last is not None and last.moved is not None
     yield session
     session.close()
 
@@ -150,3 +178,15 @@ def test_an_image_changed_under_the_same_name_is_drawn_anew(
     source = session.root / "book/01.md"
     counts = typeset_after(session, source, "문단 0.1: ", "문단 0.1: 고친 ", tmp_path)
     assert counts.made >= 3  # the edit's pages, the contents, and the image's page
+
+
+@pytest.mark.parametrize("paragraph", [1, 6, 10])
+def test_pages_after_a_moved_figure_are_laid_out_again(
+    figures: Session, paragraph: int, tmp_path: Path
+) -> None:
+    """Where the last layout moved a figure after the text that follows it, the box tree
+    no longer follows the source: an edit before, at or after that place gives the full
+    layout's pages."""
+    source = figures.root / "book/01.md"
+    old = f"문단 {paragraph}: "
+    typeset_after(figures, source, old, old + "고친 " + SENTENCE, tmp_path)

@@ -28,6 +28,7 @@ from . import (
     codewrap,
     passes,
     weasy_breaks,
+    weasy_figures,
     weasy_images,
     weasy_justify,
     weasy_relayout,
@@ -370,6 +371,7 @@ def write_pdf(
     weasy_svgreplay.new_document()
     weasy_subset.install()
     weasy_relayout.install()
+    weasy_figures.install()
     html, problems = render_html(book, docs, cache)
     problems += html_leaks(docs, "weasyprint")  # LEAK002: raw HTML it cannot draw
     weasy_logger = logging.getLogger("weasyprint")

@@ -86,6 +86,9 @@ class Laid:
     on_page: list[frozenset[int]]  # per page: the elements (indices) its boxes come from
     unsettled: list[bool]  # per page: it carried a footnote or a broken float to the next
     looks_up: list[bool]  # per page: it shows a page number found by layout (the TOC)
+    # The first element (index) of a figure moved after the text that follows it
+    # (weasy_figures): from there on the box tree no longer follows the source.
+    moved: int | None = None
 
 
 @dataclass
@@ -169,8 +172,28 @@ def page_elements(page: Any, index: dict[int, int]) -> frozenset[int]:
 def plan(last: Laid, keys: list[Any], shape: list[Any]) -> tuple[int, list[bool]] | None:
     """How many old pages to hand over, and which of their starts to lay out again.
 
-    ``None``: nothing can be reused.
+    ``None``: nothing can be reused.  Where the last layout moved a figure
+    (:mod:`.weasy_figures`), its box tree no longer follows the source, and the
+    skip stacks of the pages from there on mean other places in the new tree (which
+    follows the source until its own layout moves the figure): only the pages
+    before the one the figure was moved on are handed over.
     """
+    found = _plan(last, keys, shape)
+    if found is None or last.moved is None:
+        return found
+    moved = last.moved
+    pages = len(last.pages)
+    limit = next((p for p in range(pages) if any(i >= moved for i in last.on_page[p])), pages)
+    count, dirty = found
+    if count < limit:
+        return found
+    keep = limit - 1
+    if keep <= 0:
+        return None
+    return keep, [*dirty[:keep], True]
+
+
+def _plan(last: Laid, keys: list[Any], shape: list[Any]) -> tuple[int, list[bool]] | None:
     pages = len(last.pages)
     if pages == 0:
         return None
@@ -384,6 +407,8 @@ def remember(kept: Relayout, pages: list[Any]) -> None:
         for box in boxes
     ]
     lookups = [any(child.missing_link for child in box.descendants()) for box in boxes]
+    figures = getattr(context, "kobook_moved_figures", {})
+    moved = [index[id(box.element)] for box in figures if id(box.element) in index]
     kept.made = sum(id(box) in kept._made for box in boxes)
     kept.reused = len(boxes) - kept.made
     kept.last = Laid(
@@ -395,5 +420,6 @@ def remember(kept: Relayout, pages: list[Any]) -> None:
         on_page=on_page,
         unsettled=[kept._unsettled.get(id(box), True) for box in boxes],
         looks_up=lookups,
+        moved=min(moved, default=None),
     )
     kept._made, kept._foreign, kept._fragments, kept._unsettled = set(), set(), {}, {}
