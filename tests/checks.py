@@ -714,3 +714,13 @@ def figure_gaps(pdf: Path, fraction: float = 0.25) -> list[str]:
                 f"on page {after.number}"
             )
     return found
+
+
+def bad_hyphens(pdf_text: str) -> list[str]:
+    """Lines ending in an inserted hyphen (U+2010) anywhere but inside a Latin word, three
+    letters or more into it: a Hangul word, code or a number must never be hyphenated."""
+    return [
+        end
+        for end in re.findall(r"(\S*)\u2010\n", pdf_text)
+        if not re.search(r"[A-Za-z]{3}$", end) or "`" in end
+    ]

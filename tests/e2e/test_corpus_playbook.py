@@ -186,6 +186,10 @@ def test_no_loose_justified_lines(built: kobook.BuildResult) -> None:
     assert layout.loose_lines(built.outputs["pdf"], ceiling=1.3) == []
 
 
+def test_only_latin_words_are_hyphenated(pages: list[str]) -> None:
+    assert layout.bad_hyphens("\f".join(pages)) == []
+
+
 def test_no_white_gap_before_a_figure(built: kobook.BuildResult) -> None:
     """p.41, p.42 and p.59 ended a third to half white before a figure that did not fit
     (issue 11); the text after the figure fills them now (write/weasy_figures.py)."""

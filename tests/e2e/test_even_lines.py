@@ -66,8 +66,16 @@ def test_few_loose_lines(sample_pdf: Path) -> None:
     gaps = checks.word_gaps(sample_pdf)
     loose = checks.loose_lines(sample_pdf, 1.0)
     assert len(gaps) > 300
-    assert len(loose) <= 0.008 * len(gaps), loose
+    # Hyphenating the Latin word at the end of such a line (FlashAtten‐tion이) left 2.
+    assert len(loose) <= 0.004 * len(gaps), loose
     assert len(checks.loose_lines(sample_pdf, 1.55)) == 0, checks.loose_lines(sample_pdf, 1.55)
+
+
+@pytest.mark.slow
+def test_only_latin_words_are_hyphenated(sample_pdf: Path) -> None:
+    text = "\f".join(checks.pdf_pages(sample_pdf))
+    assert "\u2010\n" in text  # hyphenation is on, for Latin words at the end of loose lines
+    assert checks.bad_hyphens(text) == []
 
 
 @pytest.mark.slow

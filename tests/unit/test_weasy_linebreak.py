@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import re
 import subprocess
 from pathlib import Path
 
@@ -130,3 +131,58 @@ def test_loose_lines_share_their_slack_with_the_line_before(tmp_path: Path) -> N
         assert worst[True] <= worst[False] + 0.02, (width, worst)
         improved += worst[True] < worst[False] - 0.3
     assert improved >= 3
+
+
+# --- Latin words in Korean text hyphenate as English, only to spare a loose line ---------
+
+HYPHENATED = (
+    "<p>3장의 링 어텐션이 GPU들 사이에서 하는 일과 FlashAttention이 SM 안에서 하는 일은 구조가"
+    " 같다. 액티베이션 재계산(activation recomputation)은 그래디언트 체크포인팅(gradient"
+    " checkpointing)이라고도 부른다. <code>torch.utils.checkpoint</code>는 재계산을 맡는다.</p>"
+)
+
+
+def hyphen_style(hyphens: str) -> str:
+    return (
+        "@page { size: 105mm 250mm; margin: 10mm }"
+        "body { font-family: 'Noto Serif CJK KR'; font-size: 10pt; line-height: 1.6;"
+        " text-align: justify; word-break: keep-all; hyphenate-limit-zone: 2.5em;"
+        " hyphenate-limit-chars: 7 3 3 }"
+        f"p {{ hyphens: {hyphens} }} code {{ hyphens: manual; font-family: 'DejaVu Sans Mono' }}"
+    )
+
+
+def test_latin_words_in_korean_text_hyphenate_as_english(tmp_path: Path) -> None:
+    """WeasyPrint finds no hyphenation patterns for ``ko``: the Latin words of a Korean
+    paragraph hyphenate as English (``FlashAtten‐tion이``), never a Hangul word or code."""
+    install()
+    import weasyprint
+
+    ends = []
+    for width in range(70, 100, 3):
+        html = f"<html lang='ko'><style>{hyphen_style('auto')}</style><body>"
+        html += HYPHENATED * 2 + "</body></html>"
+        pdf = tmp_path / f"h{width}.pdf"
+        weasyprint.HTML(string=html.replace("105mm", f"{width}mm")).write_pdf(pdf)
+        ends += re.findall(r"(\S+)\u2010\n", "".join(pdf_pages(pdf)))
+    assert len(ends) >= 3  # the Latin words did break, at several widths
+    for end in ends:
+        assert re.search(r"[A-Za-z]{3}$", end), end  # in a Latin word, after 3 letters
+        assert not end.startswith("torch"), end  # never inside code
+    words = {re.sub(r".*[(]", "", end) for end in ends}
+    assert {w for w in words if not any(w in source for source in SOURCE_WORDS)} == set()
+
+
+SOURCE_WORDS = ("FlashAttention", "activation", "recomputation", "gradient", "checkpointing")
+
+
+def test_no_hyphenation_unless_asked(tmp_path: Path) -> None:
+    install()
+    import weasyprint
+
+    for width in range(70, 100, 6):
+        html = f"<html lang='ko'><style>{hyphen_style('manual')}</style><body>"
+        html += HYPHENATED * 2 + "</body></html>"
+        pdf = tmp_path / f"m{width}.pdf"
+        weasyprint.HTML(string=html.replace("105mm", f"{width}mm")).write_pdf(pdf)
+        assert "\u2010" not in "".join(pdf_pages(pdf))

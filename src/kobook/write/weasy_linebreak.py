@@ -142,7 +142,31 @@ def install() -> None:
         return result
 
     inline_layout.split_first_line = split_first_line
+
+    # 5. Latin words in Korean text hyphenate as English (pyphen has no Korean patterns,
+    # so WeasyPrint would not hyphenate them at all); Hangul has no hyphenation points.
+    line_break.pyphen = LatinInKorean(line_break.pyphen)
     _PATCHED = True
+
+
+class LatinInKorean:
+    """``pyphen`` as WeasyPrint's line breaking sees it: a Korean text's hyphenation
+    language is English, for the Latin words in it (``Flash-/Attention이``), which a
+    Korean typesetter hyphenates as an English one would.  Where the CSS asks for it
+    (``hyphens: auto``, book.css.j2: running text, not code, headings or cells) and
+    only when the line would otherwise be left loose (``hyphenate-limit-zone``)."""
+
+    def __init__(self, pyphen: Any) -> None:
+        self._pyphen = pyphen
+        self.Pyphen = pyphen.Pyphen
+
+    def language_fallback(self, language: str) -> str | None:
+        if str(language).lower().split("-")[0].split("_")[0] == "ko":
+            return str(self._pyphen.language_fallback("en_US"))
+        return self._pyphen.language_fallback(language)  # type: ignore[no-any-return]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._pyphen, name)
 
 
 def fits_without_trailing_space(
