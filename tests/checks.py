@@ -716,11 +716,23 @@ def figure_gaps(pdf: Path, fraction: float = 0.25) -> list[str]:
     return found
 
 
-def bad_hyphens(pdf_text: str) -> list[str]:
-    """Lines ending in an inserted hyphen (U+2010) anywhere but inside a Latin word, three
-    letters or more into it: a Hangul word, code or a number must never be hyphenated."""
-    return [
-        end
-        for end in re.findall(r"(\S*)\u2010\n", pdf_text)
-        if not re.search(r"[A-Za-z]{3}$", end) or "`" in end
-    ]
+def hyphenated(pdf: Path) -> list[str]:
+    """The words cut by a hyphen at the end of a line (its part before the hyphen), read
+    from the glyphs: ``pdftotext`` joins such words back, as a reader's copy does."""
+    found = []
+    for page in _layout(pdf):
+        for line in page.lines:
+            glyphs = sorted(line.glyphs, key=lambda g: g.x0)
+            # pdfium reads a hyphen that ends a line as U+0002
+            if len(glyphs) > 1 and glyphs[-1].text in "-\u2010\x02":
+                words = _words(line)
+                if words:
+                    found.append(words[-1].rstrip("-\u2010\x02"))
+    return found
+
+
+def bad_hyphens(pdf: Path) -> list[str]:
+    """Hyphenated words that are not Latin words cut three letters or more in: a Korean
+    word, a number or code is never hyphenated (Latin words at the end of a loose line
+    are, as English)."""
+    return [piece for piece in hyphenated(pdf) if not re.search(r"[A-Za-z]{3}$", piece)]
