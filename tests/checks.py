@@ -731,8 +731,13 @@ def hyphenated(pdf: Path) -> list[str]:
     return found
 
 
-def bad_hyphens(pdf: Path) -> list[str]:
-    """Hyphenated words that are not Latin words cut three letters or more in: a Korean
-    word, a number or code is never hyphenated (Latin words at the end of a loose line
-    are, as English)."""
-    return [piece for piece in hyphenated(pdf) if not re.search(r"[A-Za-z]{3}$", piece)]
+def bad_hyphens(pdf: Path, source: str) -> list[str]:
+    """Hyphens inserted at the end of a line anywhere but in a Latin word three letters or
+    more in: a Korean word, a number or code is never hyphenated (Latin words at the end
+    of a loose line are, as English).  A line may end at a hyphen of the source
+    (``all-to-`` / ``all``)."""
+    return [
+        piece
+        for piece in hyphenated(pdf)
+        if not re.search(r"[A-Za-z]{3}$", piece) and f"{piece}-" not in source
+    ]

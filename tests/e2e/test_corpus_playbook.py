@@ -186,8 +186,8 @@ def test_no_loose_justified_lines(built: kobook.BuildResult) -> None:
     assert layout.loose_lines(built.outputs["pdf"], ceiling=1.3) == []
 
 
-def test_only_latin_words_are_hyphenated(built: kobook.BuildResult) -> None:
-    assert layout.bad_hyphens(built.outputs["pdf"]) == []
+def test_only_latin_words_are_hyphenated(built: kobook.BuildResult, source: str) -> None:
+    assert layout.bad_hyphens(built.outputs["pdf"], source) == []
 
 
 def test_no_white_gap_before_a_figure(built: kobook.BuildResult) -> None:

@@ -75,7 +75,7 @@ def test_few_loose_lines(sample_pdf: Path) -> None:
 def test_only_latin_words_are_hyphenated(sample_pdf: Path) -> None:
     # hyphenation is on, for Latin words at the end of loose lines (recomputa-/tion)
     assert checks.hyphenated(sample_pdf)
-    assert checks.bad_hyphens(sample_pdf) == []
+    assert checks.bad_hyphens(sample_pdf, source_text()) == []
 
 
 @pytest.mark.slow
