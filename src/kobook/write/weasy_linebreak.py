@@ -163,7 +163,8 @@ class LatinInKorean:
     def language_fallback(self, language: str) -> str | None:
         if str(language).lower().split("-")[0].split("_")[0] == "ko":
             return str(self._pyphen.language_fallback("en_US"))
-        return self._pyphen.language_fallback(language)  # type: ignore[no-any-return]
+        found: str | None = self._pyphen.language_fallback(language)
+        return found
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._pyphen, name)
