@@ -359,6 +359,7 @@ def test_is_source(three: Path, tmp_path: Path) -> None:
     assert not session.is_source(three / ".kobook-cache/x")
     assert not session.is_source(three / "book/.01.md.swp")
     assert not session.is_source(three / "book/01.md~")
+    assert not session.is_source(three / "preview.log")  # kobook preview > preview.log
     assert not session.is_source(tmp_path / "elsewhere.md")
 
 

@@ -80,6 +80,9 @@ from .typesetter import Typesetter, pages_laid, typeset
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp", ".pdf"}
 # Editors' scratch files beside a chapter (``.ch1.md.swp``, ``ch1.md~``, vim's ``4913``).
 SCRATCH_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".bak")
+# What no book reads but a terminal may be writing beside it: ``kobook preview >
+# preview.log`` in the book's folder would otherwise rebuild on each line it logs.
+LOG_SUFFIXES = (".log", ".pid", "nohup.out")
 
 
 @dataclass
@@ -288,7 +291,7 @@ class Session:
         ):
             return False
         name = relative.name
-        return not (name.endswith(SCRATCH_SUFFIXES) or name.isdigit())
+        return not (name.endswith(SCRATCH_SUFFIXES + LOG_SUFFIXES) or name.isdigit())
 
     # ------------------------------------------------------------------ the stages
 
