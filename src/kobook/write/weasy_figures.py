@@ -147,9 +147,11 @@ def install() -> None:
             white = white_below(page)
             if white <= GAP:
                 break
-            better = float_figures(parent.children, index, moves, white, saved, make)
+            better, tried = float_figures(parent.children, index, moves, white, saved, make)
             if better is None:
-                saved.restore()
+                if not tried:
+                    break
+                saved.restore()  # the tries changed the layout context
                 return make()
             made = better
         return made
@@ -165,11 +167,11 @@ def float_figures(
     white: float,
     saved: _Saved,
     make: Any,
-) -> Any | None:
+) -> tuple[Any | None, bool]:
     """Move the figures starting at ``children[index]`` (one, or several in a row) after
     the next block, or the next two, … up to :data:`MOVES`; the page made again with the
-    first move that leaves it less white, or ``None`` (the order put back as it was;
-    the caller makes the page again: the tries changed the layout context).
+    first move that leaves it less white, or ``None`` (the order put back as it was),
+    and whether a page was made in trying (the caller must then make it again).
 
     A heading moved before a figure may be kept with what follows it and go to the
     next page anyway: moving past the paragraph after it too is what helps then.
@@ -179,8 +181,9 @@ def float_figures(
         end += 1
     figures = children[index:end]
     if any(moves.get(figure, 0) >= MOST for figure in figures):
-        return None
+        return None, False
     before = children[index:]
+    tried = False
     for count in range(1, MOVES + 1):
         past = before[len(figures) : len(figures) + count]
         if len(past) < count or not movable(past[-1]):
@@ -188,13 +191,14 @@ def float_figures(
         children[index:] = [*past, *figures, *before[len(figures) + count :]]
         saved.restore()
         made = make()
+        tried = True
         if white_below(made[0]) < white:
             for figure in figures:
                 moves[figure] = moves.get(figure, 0) + count
-            return made
+            return made, True
         children[index:] = before
     children[index:] = before
-    return None
+    return None, tried
 
 
 def moved(context: Any) -> dict[Any, int]:
