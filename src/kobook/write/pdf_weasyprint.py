@@ -405,9 +405,8 @@ def write_pdf(
     except OSError as exc:
         raise KobookError(f"could not write the PDF: {exc}", code="PDF001", file=out) from None
     finally:
-        if relayout is not None and relayout._context is not None:  # failed: start afresh
-            relayout.last = None
-            relayout._context = None
+        if relayout is not None:
+            weasy_relayout.abandon(relayout)
         KEEP_ALL.reset(token)
         weasy_images.FAST_PNG.reset(fast_png)
         weasy_logger.removeHandler(glyphs)

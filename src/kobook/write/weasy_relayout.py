@@ -109,6 +109,7 @@ class Relayout:
     _foreign: set[int] = field(default_factory=set)
     _fragments: dict[int, Fragments] = field(default_factory=dict)
     _unsettled: dict[int, bool] = field(default_factory=dict)
+    _on_page: dict[int, frozenset[int]] = field(default_factory=dict)
 
 
 # Set by ``kobook preview --pdf``'s PDF process (kobook.preview.typesetter).
@@ -243,6 +244,7 @@ def start(kept: Relayout, context: Any, html: Any) -> list[Any]:
     elements, keys, shape = element_keys(html.etree_element, html.base_url or "")
     kept._context, kept._tree, kept._from = context, (elements, keys, shape), None
     kept._made, kept._foreign, kept._fragments, kept._unsettled = set(), set(), {}, {}
+    kept._on_page = {}
     last = kept.last
     found = plan(last, keys, shape) if last is not None else None
     if last is None or found is None:
@@ -253,6 +255,8 @@ def start(kept: Relayout, context: Any, html: Any) -> list[Any]:
         page = last.pages[p]
         last.fragments[p].restore(page)
         kept._unsettled[id(page)] = last.unsettled[p]
+        kept._fragments[id(page)] = last.fragments[p]
+        kept._on_page[id(page)] = last.on_page[p]
         kept._foreign.add(id(page))
         pages.append(page)
     context.page_maker = [
@@ -327,9 +331,7 @@ def install() -> None:
                     kept._foreign.discard(id(page))
                     replay_anchors(context, page, i)
             if id(page) not in kept._fragments:
-                kept._fragments[id(page)] = (
-                    Fragments.of(page) if id(page) in kept._made else last_fragments(kept, page)
-                )
+                kept._fragments[id(page)] = Fragments.of(page)
             yield page
             i += 1
             if resume_at is None and not reported_footnotes:
@@ -342,16 +344,6 @@ def install() -> None:
 
     layout_module.make_all_pages = make_all_pages
     _PATCHED = True
-
-
-def last_fragments(kept: Relayout, page: Any) -> Fragments:
-    """A reused page's :class:`Fragments`, kept from the document it was laid out for."""
-    source = kept._from
-    if source is not None:
-        for p, box in enumerate(source.pages):
-            if box is page:
-                return source.fragments[p]
-    return Fragments.of(page)
 
 
 def replay_anchors(context: Any, page: Any, index: int) -> None:
@@ -389,7 +381,7 @@ def look_again(context: Any) -> None:
 def remember(kept: Relayout, pages: list[Any]) -> None:
     """Keep what the document just written (``pages``: its WeasyPrint ``Page`` objects)
     leaves for the next one."""
-    context, tree, source = kept._context, kept._tree, kept._from
+    context, tree = kept._context, kept._tree
     kept._context = kept._tree = kept._from = None
     if context is None or tree is None:
         kept.last = None
@@ -397,13 +389,9 @@ def remember(kept: Relayout, pages: list[Any]) -> None:
     elements, keys, shape = tree
     boxes = [page._page_box for page in pages]
     index = {id(element): i for i, element in enumerate(elements)}
-    carried = {}
-    if source is not None:
-        carried = {id(box): source.on_page[p] for p, box in enumerate(source.pages)}
+    # a reused page's elements are those it had (the indices are the same)
     on_page = [
-        carried[id(box)]
-        if id(box) not in kept._made and id(box) in carried
-        else page_elements(box, index)
+        kept._on_page[id(box)] if id(box) in kept._on_page else page_elements(box, index)
         for box in boxes
     ]
     lookups = [any(child.missing_link for child in box.descendants()) for box in boxes]
@@ -423,3 +411,11 @@ def remember(kept: Relayout, pages: list[Any]) -> None:
         moved=min(moved, default=None),
     )
     kept._made, kept._foreign, kept._fragments, kept._unsettled = set(), set(), {}, {}
+    kept._on_page = {}
+
+
+def abandon(kept: Relayout) -> None:
+    """A document failed midway: the next one starts from nothing."""
+    if kept._context is not None:
+        kept.last = None
+        kept._context = kept._tree = kept._from = None
