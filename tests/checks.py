@@ -741,3 +741,19 @@ def bad_hyphens(pdf: Path, source: str) -> list[str]:
         for piece in hyphenated(pdf)
         if not re.search(r"[A-Za-z]{3}$", piece) and f"{piece}-" not in source
     ]
+
+
+def broken_names(pdf: Path, names: set[str]) -> list[tuple[str, str]]:
+    """``(first part, rest)`` of each code name that ends one line and starts the next,
+    read from the glyphs (pdftotext may read a line's end after the next line's code)."""
+    found = []
+    for page in _layout(pdf):
+        texts = [
+            "".join(g.text for g in sorted(line.glyphs, key=lambda g: g.x0)) for line in page.lines
+        ]
+        for this, following in itertools.pairwise(texts):
+            for name in names:
+                for cut in range(1, len(name)):
+                    if this.endswith(name[:cut]) and following.startswith(name[cut:]):
+                        found.append((name[:cut], name[cut:]))
+    return found

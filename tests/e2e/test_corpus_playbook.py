@@ -179,11 +179,13 @@ def test_no_loose_justified_lines(built: kobook.BuildResult) -> None:
 
     On the book-width text block (about 41 Hangul a line) a handful of lines
     before a long code name (``smsp__pcsamp_warps_issue_stalled_mio_throttle``)
-    keep gaps of 1.0-1.25 em after balancing with the line before: "about 1 em".
+    kept gaps of 1.0-1.25 em after balancing with the line before; the name now breaks
+    at a seam (``smsp__pcsamp_warps_issue_stalled_mio|_throttle``).  Three lines of
+    about 1,580 stay just over 1 em (worst 1.18), before a word that no line can take.
     """
     gaps = layout.word_gaps(built.outputs["pdf"])
-    assert len(layout.loose_lines(built.outputs["pdf"], ceiling=1.0)) <= 0.005 * len(gaps)
-    assert layout.loose_lines(built.outputs["pdf"], ceiling=1.3) == []
+    assert len(layout.loose_lines(built.outputs["pdf"], ceiling=1.0)) <= 0.003 * len(gaps)
+    assert layout.loose_lines(built.outputs["pdf"], ceiling=1.2) == []
 
 
 def test_only_latin_words_are_hyphenated(built: kobook.BuildResult, source: str) -> None:

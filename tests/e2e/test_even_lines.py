@@ -7,6 +7,7 @@ side is a tiny book with one long code line and a narrow table.
 from __future__ import annotations
 
 import itertools
+import re
 import subprocess
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 import kobook
 from kobook.write.passes import BREAK_AFTER_CODE, CONTINUATION, unwrap_code_lines
+from kobook.write.weasy_linebreak import identifier_seams
 from tests import checks
 from tests.conftest import BookMaker
 
@@ -62,13 +64,22 @@ def test_few_loose_lines(sample_pdf: Path) -> None:
     1.5 em; a run after inline math was cut after its first word (9.4 em); balancing
     a loose line with the one before it (weasy_breaks) left 4 over 1 em, the worst
     (1.5 em) a first line before a long code name, which no earlier line can help.
+    Hyphenating the Latin word at the end of such a line (FlashAtten‐tion이) left 2;
+    breaking code names at their seams (DistributedData|Parallel) left none.
     """
     gaps = checks.word_gaps(sample_pdf)
-    loose = checks.loose_lines(sample_pdf, 1.0)
     assert len(gaps) > 300
-    # Hyphenating the Latin word at the end of such a line (FlashAtten‐tion이) left 2.
-    assert len(loose) <= 0.004 * len(gaps), loose
-    assert len(checks.loose_lines(sample_pdf, 1.55)) == 0, checks.loose_lines(sample_pdf, 1.55)
+    assert checks.loose_lines(sample_pdf, 1.0) == []
+
+
+@pytest.mark.slow
+def test_code_names_break_only_at_seams(sample_pdf: Path) -> None:
+    """A code name that ends a line breaks where a reader sees a seam, without a hyphen."""
+    names = set(re.findall(r"`([^`\s]{8,})`", source_text()))
+    broken = checks.broken_names(sample_pdf, names)
+    assert broken  # the sample book's DDP callout needs it (1.5 em gaps before)
+    for first, rest in broken:
+        assert len(first) in identifier_seams(first + rest), (first, rest)
 
 
 @pytest.mark.slow

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kobook.write.weasy_linebreak import fits_without_trailing_space, install
-from tests.checks import hyphenated, pdf_pages, squash, word_gaps
+from kobook.write.weasy_linebreak import fits_without_trailing_space, identifier_seams, install
+from tests.checks import broken_names, hyphenated, pdf_pages, squash, word_gaps
 
 
 def widths(table: dict[str, float | None]) -> object:
@@ -186,3 +186,81 @@ def test_no_hyphenation_unless_asked(tmp_path: Path) -> None:
         pdf = tmp_path / f"m{width}.pdf"
         weasyprint.HTML(string=html.replace("105mm", f"{width}mm")).write_pdf(pdf)
         assert hyphenated(pdf) == []
+
+
+# --- code names break at their seams, without a hyphen, only to spare a loose line -------
+
+
+@pytest.mark.parametrize(
+    ("token", "seams"),
+    [
+        ("DistributedDataParallel", [11, 15]),
+        ("torch.float32", [5]),  # the period starts the next line (Chicago 14.18)
+        ("bucket_cap_mb", [6, 10]),
+        ("smsp__pcsamp", [4]),  # a run of underscores stays together
+        ("std::vector", [5]),
+        ("GPT", []),  # capitals in a row are one word
+        ("FSDP2", []),
+        ("a.b", []),
+        ("x->next_node", [7]),  # ``x`` is shorter than the left limit
+        ("optimizer.step()", [9]),
+    ],
+)
+def test_identifier_seams(token: str, seams: list[int]) -> None:
+    assert identifier_seams(token, 3, 3) == seams
+
+
+NAMES = (
+    "<p>PyTorch에는 데이터 병렬화 구현이 두 가지 있다. <code>DistributedDataParallel</code>(DDP)은"
+    " 고전적인 방식이고 <code>FullyShardedDataParallel</code>(FSDP)은 ZeRO-3에 해당한다."
+    " 버킷 크기는 <code>bucket_cap_mb</code>로, 정밀도는 <code>torch.float32</code>로 정한다.</p>"
+)
+
+
+def name_pdf(tmp_path: Path, width: int, character: str) -> Path:
+    import weasyprint
+
+    style = (
+        f"@page {{ size: {width}mm 250mm; margin: 10mm }}"
+        "body { font-family: 'Noto Serif CJK KR'; font-size: 10pt; line-height: 1.6;"
+        " text-align: justify; word-break: keep-all; hyphenate-limit-zone: 2.5em;"
+        " hyphenate-limit-chars: 7 3 3 }"
+        f"code {{ font-family: 'DejaVu Sans Mono'; font-size: 0.88em;"
+        f" hyphenate-character: '{character}' }}"
+    )
+    pdf = tmp_path / f"n{width}{bool(character)}.pdf"
+    html = f"<html lang='ko'><style>{style}</style><body>{NAMES * 2}</body></html>"
+    weasyprint.HTML(string=html).write_pdf(pdf)
+    return pdf
+
+
+def test_code_names_break_at_seams_to_spare_a_loose_line(tmp_path: Path) -> None:
+    """With ``hyphenate-character: ""`` a code name that would leave its line loose breaks
+    at a seam and nowhere else; the letters are all there; lines get no looser."""
+    from kobook.write import weasy_breaks, weasy_justify
+
+    install()
+    weasy_justify.install()
+    weasy_breaks.install()
+    names = {
+        "DistributedDataParallel",
+        "FullyShardedDataParallel",
+        "bucket_cap_mb",
+        "torch.float32",
+    }
+    seamed = spared = 0
+    for width in range(85, 135, 5):  # text 65–115 mm: a callout to a small book page
+        pdf = name_pdf(tmp_path, width, "")
+        kept = name_pdf(tmp_path, width, "-")
+        assert broken_names(kept, names) == []  # no seam mode: names stay whole
+        for first, rest in broken_names(pdf, names):
+            assert len(first) in identifier_seams(first + rest, 3, 3), (width, first, rest)
+            seamed += 1
+        assert sorted(squash("".join(pdf_pages(pdf)))) == sorted(squash("".join(pdf_pages(kept))))
+        worst = max(gap for _, _, gap in word_gaps(pdf))
+        before = max(gap for _, _, gap in word_gaps(kept))
+        assert worst <= before + 0.05, (width, worst, before)
+        # Whole names left gaps of 1.9–13 em; what stays over 1 em is a line no name ends.
+        assert worst <= 1.2, (width, worst)
+        spared += before > 1.5
+    assert seamed >= 4 and spared >= 4

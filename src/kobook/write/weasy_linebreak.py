@@ -13,7 +13,10 @@ the text readers copy.  Instead we teach WeasyPrint the CSS value:
 * where WeasyPrint asks whether it may break *between* two inline boxes
   (``**커널**을``), a Hangul letter touching another letter answers no;
 * a text run that fits once its trailing space hangs is kept whole (see
-  :func:`fits_without_trailing_space`).
+  :func:`fits_without_trailing_space`);
+* inline code styled ``hyphenate-character: ""`` may break at an identifier's
+  seams (``DistributedData|Parallel``, ``torch.|float32``) when the line would
+  otherwise be left loose (see :func:`identifier_seams`).
 
 The cost is one C attribute per Hangul word, measured at about 10 % of layout
 time.  Patching is idempotent and only affects elements styled ``keep-all``.
@@ -126,7 +129,13 @@ def install() -> None:
         result = original_split(
             text, style, context, max_width, justification_spacing, is_line_start, minimum
         )
-        if result[2] is None or max_width is None or minimum:
+        if max_width is None or minimum:
+            return result
+        if style["hyphenate_character"] == "" and style["hyphens"] != "none":
+            seamed = split_at_seam(text, style, context, max_width, justification_spacing, result)
+            if seamed is not None:
+                return seamed
+        if result[2] is None:
             return result
 
         def width(run: str) -> float | None:
@@ -142,6 +151,51 @@ def install() -> None:
         return result
 
     inline_layout.split_first_line = split_first_line
+
+    def split_at_seam(
+        text: str,
+        style: Any,
+        context: Any,
+        max_width: float,
+        justification_spacing: float,
+        result: Any,
+    ) -> Any:
+        """The first line of a code run ended at an identifier seam, or None to keep ``result``.
+
+        WeasyPrint's hyphenation cannot do this: it looks only at Pango's words, which
+        end at ``.`` and ``_``, and uses English patterns (``DistributedDataParal-lel``).
+        """
+        from math import inf
+
+        from weasyprint.layout.percent import percentage
+
+        _, length, resume, width = result[:4]
+        if resume is None and width <= max_width:
+            return None  # it all fits
+        if width > max_width:  # the run's first token does not fit: the line ends before it
+            base, room = text[: len(text) - len(text.lstrip(" "))], max_width
+        elif resume == length:  # broken inside a token (overflow-wrap): any seam is better
+            cut = text.encode()[:length].decode()
+            base, room = cut[: cut.rfind(" ") + 1], inf
+        else:  # broken at a space
+            base, room = text.encode()[:resume].decode(), max_width - width
+        if room < percentage(style["hyphenate_limit_zone"], style, max_width):
+            return None  # the line is not loose enough to be worth a break in a name
+        rest = text[len(base) :]
+        token = rest.split(" ", 1)[0]
+        _, left, right = style["hyphenate_limit_chars"]
+        for seam in reversed(identifier_seams(token, left, right)):
+            candidate = base + token[:seam]
+            trial = line_break.create_layout(
+                candidate, style, context, max_width, justification_spacing
+            )
+            first, index = trial.get_first_line()
+            if index is None and line_break.line_size(first, style)[0] <= max_width:
+                space_collapse = style["white_space"] in ("normal", "nowrap", "pre-line")
+                return line_break.first_line_metrics(
+                    first, text, trial, len(candidate.encode()), space_collapse, style, True, ""
+                )
+        return None
 
     # 5. Latin words in Korean text hyphenate as English (pyphen has no Korean patterns,
     # so WeasyPrint would not hyphenate them at all); Hangul has no hyphenation points.
@@ -168,6 +222,30 @@ class LatinInKorean:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._pyphen, name)
+
+
+SEAM = re.compile(
+    r"(?<=[a-z])(?=[A-Z])"  # Distributed|Data
+    r"|(?<=[A-Za-z0-9])(?=[./]\w|_+[A-Za-z0-9]|->\w)"  # torch|.float32, bucket|_cap, x|->next
+    r"|(?<=::)(?=\w)"  # std::|vector
+)
+
+
+def identifier_seams(token: str, left: int = 3, right: int = 3) -> list[int]:
+    """Where a code name may break without a hyphen: before an inner capital
+    (``Distributed|Data|Parallel``), before ``.``, ``_``, ``/`` or ``->`` and after ``::``.
+
+    These are the Chicago Manual's places (14.18): the period or underscore that starts
+    the next line shows the name goes on, where one ending a line would read as the end
+    of a sentence; a hyphen would read as part of the name.  Each side keeps at least
+    ``left``/``right`` characters (CSS ``hyphenate-limit-chars``).
+    """
+    left, right = max(left, 1), max(right, 1)
+    return [
+        m.start()
+        for m in SEAM.finditer(token)
+        if m.start() >= left and len(token) - m.start() >= right
+    ]
 
 
 def fits_without_trailing_space(
