@@ -10,7 +10,7 @@ The CLI calls this, and so can tests and other tools::
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .boundary import inside
@@ -24,6 +24,7 @@ from .parse.guard import check_book
 from .progress import Progress, Silent
 from .reproducible import source_date_epoch
 from .transform import transform_book
+from .write import registry
 
 FORMATS = ("pdf", "html")
 
@@ -68,7 +69,7 @@ def build(
     draw (LEAK002) is left (LEAK003, raised before any output is written).
     ``trust`` passes the book's raw LaTeX (chapters, math, header-includes, a
     LaTeX template) to XeLaTeX unscreened: only for sources you trust (never
-    for pull requests from strangers); see :mod:`kobook.write.latex_screen`.
+    for pull requests from strangers); see :mod:`kobook.write.latex.screen`.
     Every path the book names stays inside the project, outputs inside
     ``out`` (SEC001, :mod:`kobook.boundary`).
     Raises :class:`KobookError` for mistakes in the book.
@@ -100,12 +101,7 @@ def build(
     # LIMIT001/002/005 before any stage reads the text (the build-time fixes parse it too).
     check_book(book.chapters)
     engine = engine or book.config.engine
-    if engine not in ("weasyprint", "xelatex"):
-        raise KobookError(
-            f"unknown engine '{engine}'",
-            code="CFG005",
-            hint="use --engine weasyprint or --engine xelatex",
-        )
+    pdf_writer = registry.get(engine, output="pdf")  # CFG005 for an engine kobook lacks
     # --out and --cache-dir are the user's own choice; the defaults stay inside the book
     # (a committed dist/ or .kobook-cache/ symlink must not lead elsewhere).
     out_dir = Path(out).resolve() if out else inside(root / "dist", root, what="output folder")
@@ -149,37 +145,30 @@ def build(
         from .transform.leaks import fail_on_leaks, html_leaks
 
         fail_on_leaks(ctx.diagnostics + (html_leaks(selected, engine) if "pdf" in wanted else []))
+    job = registry.Job(
+        book, selected, target, cache, all_docs=docs, keep_going=keep_going, trusted=trust
+    )
+    used: list[registry.Writer] = []
     if "html" in wanted:
-        from .write.html import write_html
-
-        progress.step("writing the HTML book")
+        site_writer = registry.get("html")
+        progress.step(site_writer.summary)
         site = inside(out_dir / "html", out_dir, what="HTML folder", folder="the output folder")
-        result.outputs["html"] = write_html(
-            book, selected, site, all_docs=docs, problems=result.diagnostics
-        )
+        written = site_writer.run(replace(job, out=site))
+        result.outputs["html"] = written.path
+        result.diagnostics += written.problems
+        used.append(site_writer)
         lap("html")
     if "pdf" in wanted:
         result.diagnostics += font_problems(book, strict)
-        if engine == "xelatex":
-            from .write import pdf_xelatex
-
-            progress.step("typesetting the PDF (pandoc + XeLaTeX)")
-            result.diagnostics += pdf_xelatex.write_pdf(
-                book, selected, target, cache, keep_going=keep_going, trusted=trust
-            )
-        else:
-            from .write import pdf_weasyprint
-
-            progress.step("laying out the PDF (WeasyPrint)")
-            result.diagnostics += pdf_weasyprint.write_pdf(
-                book, selected, target, cache, keep_going=keep_going
-            )
-        result.outputs["pdf"] = target
+        progress.step(pdf_writer.summary)
+        written = pdf_writer.run(job)
+        result.diagnostics += written.problems
+        result.outputs["pdf"] = written.path
+        used.append(pdf_writer)
         lap("pdf")
-    from .write.latex_meta import ignored_latex  # raw LaTeX only XeLaTeX uses: note it once
+    from .write.shared.latexmeta import ignored_latex  # raw LaTeX only XeLaTeX uses: note it once
 
-    ignoring = ["HTML"] if "html" in wanted else []
-    ignoring += ["WeasyPrint PDF"] if "pdf" in wanted and engine != "xelatex" else []
+    ignoring = [writer.label for writer in used if not writer.raw_latex]
     result.diagnostics += ignored_latex(book.config.get("header-includes"), selected, ignoring)
     # The site and the WeasyPrint PDF sanitize the same chapters: each HTML001 once.
     result.diagnostics = list(dict.fromkeys(result.diagnostics))
@@ -211,7 +200,7 @@ def output_file(book: Book, out_dir: Path, name: str) -> Path:
 
 def font_problems(book: Book, strict: bool) -> list[Diagnostic]:
     """FONT002 for fonts metadata names that are not installed (an error with --strict)."""
-    from .write.fonts import resolve_fonts
+    from .write.shared.fonts import resolve_fonts
 
     problems = list(resolve_fonts(book.config).problems)
     if strict and problems:

@@ -12,6 +12,7 @@ import click
 
 from . import __version__
 from .errors import Diagnostic, KobookError
+from .write.registry import pdf_engines
 
 project_option = click.option(
     "--project",
@@ -33,9 +34,9 @@ def main() -> None:
 @project_option
 @click.option(
     "--engine",
-    type=click.Choice(["weasyprint", "xelatex"]),
+    type=click.Choice(pdf_engines()),
     default=None,
-    help="PDF engine (default: metadata 'engine', else weasyprint).",
+    help=f"PDF engine (default: metadata 'engine', else {pdf_engines()[0]}).",
 )
 @click.option("--chapter", default=None, help="Build one chapter (id, number or file name).")
 @click.option(

@@ -5,7 +5,8 @@ from __future__ import annotations
 import shutil
 
 from . import limits, tools
-from .write.fonts import (
+from .write.registry import pdf_engines, writers
+from .write.shared.fonts import (
     EMOJI,
     SCRIPT_NAME,
     emoji_families,
@@ -36,6 +37,14 @@ def tex_report() -> list[tuple[bool, str]]:
     return lines
 
 
+def engines_line() -> str:
+    """The writers kobook has (``--engine`` takes the PDF ones): a list, not a check."""
+    default, *others = pdf_engines()
+    rest = [writer.name for writer in writers() if writer.output != "pdf"]
+    engines = ", ".join([f"{default} (default)", *others])
+    return f"· PDF engines (--engine): {engines}; other writers: {', '.join(rest)}"
+
+
 def report(language: str = "ko") -> tuple[bool, str]:
     """Return (everything needed for the default build is there, the report text).
 
@@ -44,7 +53,7 @@ def report(language: str = "ko") -> tuple[bool, str]:
     """
     from .parse.pandoc import pandoc_path, pandoc_version
 
-    out: list[str] = []
+    out: list[str] = [engines_line()]
     ok = True
     try:
         out.append(f"✓ pandoc {pandoc_version()} ({pandoc_path()})")

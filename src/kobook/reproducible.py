@@ -20,12 +20,12 @@ decides which one it is (https://reproducible-builds.org/specs/source-date-epoch
   day of the build, as the author wrote.
 
 Everything else that used to change between builds is pinned where it is made:
-WeasyPrint's image names (``write/weasy_reproducible.py``: a hash of the bytes,
+WeasyPrint's image names (``write/weasyprint/reproducible.py``: a hash of the bytes,
 not of the absolute URL) and the emoji font's ``head.modified`` (kept as in the
 font file); xdvipdfmx's font subset tags and ``/ID`` (it derives them from
 ``SOURCE_DATE_EPOCH``, which :func:`latex_environment` always sets; the
 file names it hashes are the fixed ``book.xdv``/``book.pdf``).  The site
-carries no date; file modes are fixed (0644/0755, ``write/common.py``).
+carries no date; file modes are fixed (0644/0755, ``write/shared/common.py``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from kobook.load import load_book
-from kobook.write.pdf_weasyprint import render_html
+from kobook.write.weasyprint.writer import render_html
 from tests.checks import html_problems, pdf_pages, squash
 from tests.conftest import BookMaker
 

@@ -48,7 +48,7 @@ class Built:
     # pages whose block-by-block HTML (kobook preview's) differed from pandoc's whole one
     pieced_differing: list[str]
     pieced: int
-    # chapters whose block-by-block preparation (write/blockprep.py) differed from prepare()
+    # chapters whose block-by-block preparation (write/html/blockprep.py) differed from prepare()
     prepared_differing: list[str]
     prepared: int
 
@@ -100,15 +100,18 @@ def build_corpus(source: Path, tmp: Path) -> Built:
 
 class BlockHtmlWitness:
     """While a build runs, every pandoc HTML of a page or the print HTML is also made
-    block by block (``write/blockhtml.py``, as ``kobook preview`` makes it), from
+    block by block (``write/shared/blockhtml.py``, as ``kobook preview`` makes it), from
     pieces kept from earlier pages and from a differently ordered copy of the same
     page; the build keeps pandoc's own, the witness notes where the two differ.
     Each page's preparation (sanitizer, site passes) is also made block by block
-    (``write/blockprep.py``), the same way."""
+    (``write/html/blockprep.py``), the same way."""
 
     def __init__(self, patch: pytest.MonkeyPatch) -> None:
         from kobook.parse import Doc
-        from kobook.write import blockhtml, blockprep, common, html, pdf_weasyprint
+        from kobook.write.html import blockprep
+        from kobook.write.html import writer as html
+        from kobook.write.shared import blockhtml, common
+        from kobook.write.weasyprint import writer as pdf_weasyprint
 
         self.kept = blockhtml.BlockHtml(common.blocks_to_html)
         self.differing: list[str] = []

@@ -194,7 +194,7 @@ def test_only_latin_words_are_hyphenated(built: kobook.BuildResult, source: str)
 
 def test_no_white_gap_before_a_figure(built: kobook.BuildResult) -> None:
     """p.41, p.42 and p.59 ended a third to half white before a figure that did not fit
-    (issue 11); the text after the figure fills them now (write/weasy_figures.py)."""
+    (issue 11); the text after the figure fills them now (write/weasyprint/figures.py)."""
     assert layout.figure_gaps(built.outputs["pdf"]) == []
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import kobook
-from kobook.write.passes import BREAK_AFTER_CODE, CONTINUATION, unwrap_code_lines
-from kobook.write.weasy_linebreak import identifier_seams
+from kobook.write.shared.passes import BREAK_AFTER_CODE, CONTINUATION, unwrap_code_lines
+from kobook.write.weasyprint.linebreak import identifier_seams
 from tests import checks
 from tests.conftest import BookMaker
 
@@ -62,7 +62,7 @@ def test_few_loose_lines(sample_pdf: Path) -> None:
 
     Before letter spacing 23 of ~780 full lines (3 %) had a gap over 1 em and six over
     1.5 em; a run after inline math was cut after its first word (9.4 em); balancing
-    a loose line with the one before it (weasy_breaks) left 4 over 1 em, the worst
+    a loose line with the one before it (weasyprint/breaks.py) left 4 over 1 em, the worst
     (1.5 em) a first line before a long code name, which no earlier line can help.
     Hyphenating the Latin word at the end of such a line (FlashAtten‐tion이) left 2;
     breaking code names at their seams (DistributedData|Parallel) left none.

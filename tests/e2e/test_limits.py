@@ -235,7 +235,7 @@ def test_the_site_grows_linearly_with_the_chapter_count(make_book: BookMaker) ->
 SLOW_DRIVER = """
 import sys, time
 import weasyprint
-import kobook.write.html as html
+import kobook.write.html.writer as html
 
 original = html.write_site
 

@@ -232,7 +232,7 @@ def test_code_is_highlighted_in_html(built: kobook.BuildResult) -> None:
 
 
 def test_book_templates_override_the_built_in_ones(built: kobook.BuildResult) -> None:
-    from kobook.write.pdf_weasyprint import render_html
+    from kobook.write.weasyprint.writer import render_html
 
     html, _ = render_html(load_book(REPO), [], None)
     assert "#8c2f1f" in html  # templates/pdf/extra.css.j2 of the sample book
@@ -241,7 +241,7 @@ def test_book_templates_override_the_built_in_ones(built: kobook.BuildResult) ->
 
 
 def test_math_is_vector_in_the_pdf(transformed: list) -> None:
-    from kobook.write.pdf_weasyprint import render_html
+    from kobook.write.weasyprint.writer import render_html
 
     html, problems = render_html(load_book(REPO), transformed, None)
     assert html.count("data:image/svg+xml") >= 40

@@ -1,4 +1,5 @@
-"""Pages written block by block (``write/blockhtml.py``): pandoc's bytes, fewer pandoc runs."""
+"""Pages written block by block (``write/shared/blockhtml.py``): pandoc's bytes,
+fewer pandoc runs."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from kobook.write.blockhtml import MARKER, BlockHtml
-from kobook.write.common import blocks_to_html
+from kobook.write.shared.blockhtml import MARKER, BlockHtml
+from kobook.write.shared.common import blocks_to_html
 
 
 def para(text: str) -> dict[str, Any]:

@@ -1,8 +1,9 @@
-"""A chapter prepared for the site block by block (``write/blockprep.py``) is prepared as a whole.
+"""A chapter prepared for the site block by block (``write/html/blockprep.py``) is prepared
+as a whole.
 
 ``kobook preview`` keeps each block as prepared (sanitized, then the site's
 passes) and prepares only the blocks a save changed; what it gives must be
-:func:`~kobook.write.html.prepare`'s own blocks and warnings, in the same
+:func:`~kobook.write.html.writer.prepare`'s own blocks and warnings, in the same
 order, whatever the blocks kept from before.
 """
 
@@ -17,9 +18,9 @@ from kobook.errors import Diagnostic
 from kobook.load import Book, load_book
 from kobook.parse import Doc
 from kobook.parse.pandoc import markdown_to_ast
-from kobook.write import blockprep
-from kobook.write.blockprep import KeptPrepare
-from kobook.write.html import prepare
+from kobook.write.html import blockprep
+from kobook.write.html.blockprep import KeptPrepare
+from kobook.write.html.writer import prepare
 from tests.conftest import BookMaker
 
 # Notes of both kinds, out of block order: the attribute note (an onclick= in block 4)

@@ -11,13 +11,13 @@ from pypdf import PdfReader
 from kobook.boundary import has_scheme, inside, is_file_url, within
 from kobook.errors import KobookError
 from kobook.transform.links import outside_reason
-from kobook.write.latex_screen import (
+from kobook.write.latex.screen import (
     chapter_refusal,
     defined_names,
     refusal,
     template_partials,
 )
-from kobook.write.weasy_fetch import BookFetcher
+from kobook.write.weasyprint.fetch import BookFetcher
 from tests.checks import attached_files
 from tests.listener import listening
 
@@ -266,7 +266,7 @@ def test_the_pdf_engine_may_read_the_book_the_cache_and_kobooks_downloads_only(
 
     from kobook.cache import Cache
     from kobook.load import load_book
-    from kobook.write.pdf_weasyprint import allowed_folders
+    from kobook.write.weasyprint.writer import allowed_folders
 
     (book / "book").mkdir()
     (book / "book" / "01.md").write_text("# 장\n", encoding="utf-8")
@@ -278,7 +278,7 @@ def test_the_pdf_engine_may_read_the_book_the_cache_and_kobooks_downloads_only(
 
 
 def test_latex_work_folder_from_elsewhere_is_emptied(tmp_path: Path) -> None:
-    from kobook.write.pdf_xelatex import Assets, own_workdir, remove_links
+    from kobook.write.latex.writer import Assets, own_workdir, remove_links
 
     workdir = tmp_path / "latex" / "key"
     workdir.mkdir(parents=True)

@@ -6,11 +6,11 @@ import itertools
 
 import pytest
 
-from kobook.write import passes
-from kobook.write.codewrap import code_columns, points
-from kobook.write.layout import PageLayout
-from kobook.write.passes import CONTINUATION, code_width, unwrap_code_lines, wrap_code_line
-from kobook.write.weasy_justify import LETTER_MAX, SPACE_STRETCH, byte_spans, letter_budget
+from kobook.write.shared import passes
+from kobook.write.shared.codewrap import code_columns, points
+from kobook.write.shared.layout import PageLayout
+from kobook.write.shared.passes import CONTINUATION, code_width, unwrap_code_lines, wrap_code_line
+from kobook.write.weasyprint.justify import LETTER_MAX, SPACE_STRETCH, byte_spans, letter_budget
 
 LINES = [
     "policy = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)",

@@ -2,7 +2,7 @@
 
 Issue 11: XeLaTeX set ``GPU / 가``, ``(row) / 을``, ``모델 / (LLM)의`` across lines,
 because xetexko's zero glue between scripts is a legal break.  The rule lives
-in ``write/passes.py``; each engine renders the mark (XeLaTeX: ``\\nobreak{}``).
+in ``write/shared/passes.py``; each engine renders the mark (XeLaTeX: ``\\nobreak{}``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, raw_inline
 from kobook.parse.pandoc import markdown_to_ast
 from kobook.transform import transform_book
-from kobook.write import passes
-from kobook.write.pdf_xelatex import render_latex
+from kobook.write.latex.writer import render_latex
+from kobook.write.shared import passes
 from tests.conftest import BookMaker
 
 MARK = "|"

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from kobook.errors import Location
-from kobook.write.latex_meta import (
+from kobook.write.shared.latexmeta import (
     BEGIN_INCLUDES,
     class_options,
     first_error,

@@ -26,7 +26,7 @@ from kobook.load.config import read_bytes
 from kobook.load.yamlread import parse_yaml
 from kobook.parse import guard, pandoc
 from kobook.parse.pandoc import load_json, markdown_to_ast
-from kobook.write.html import sidebar
+from kobook.write.html.writer import sidebar
 from tests.conftest import BookMaker
 
 ALIAS_BOMB = "\n".join(

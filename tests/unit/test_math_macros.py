@@ -30,7 +30,7 @@ from kobook.transform.math_macros import (
     for_mathml,
     without_size_switches,
 )
-from kobook.write.mathsvg import MathError, draw
+from kobook.write.shared.mathsvg import MathError, draw
 
 BookMaker = Callable[..., Path]
 

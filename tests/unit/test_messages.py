@@ -28,10 +28,10 @@ from kobook.parse import Doc, parse_book
 from kobook.parse.ast import copy_tree, iter_nodes
 from kobook.transform import transform_book
 from kobook.transform.image_files import unreadable_image
-from kobook.write import html as html_writer
-from kobook.write.latex_assets import convert_image
-from kobook.write.passes import without_separators
-from kobook.write.templates import environment
+from kobook.write.html import writer as html_writer
+from kobook.write.latex.assets import convert_image
+from kobook.write.shared.passes import without_separators
+from kobook.write.shared.templates import environment
 from tests.conftest import BookMaker, spy
 
 # --- the metadata schema: one case per section, with the line it must name ----------
@@ -298,7 +298,7 @@ def test_copy_tree_has_no_depth_limit() -> None:
 
 
 def test_html_prepare_copies_a_deep_chapter(make_book: BookMaker) -> None:
-    # '> ' * 250 raised RecursionError in copy.deepcopy (write/html.py prepare).
+    # '> ' * 250 raised RecursionError in copy.deepcopy (write/html/writer.py prepare).
     root = make_book({"book/01.md": "# 장\n\n본문\n"})
     book = load_book(root)
     doc = Doc(chapter=book.chapters[0], blocks=nested_quotes(300))
@@ -505,8 +505,8 @@ def test_print_writers_never_see_separators() -> None:
 def test_original_with_missing_keys_renders_everywhere(
     make_book: BookMaker, original: dict[str, Any], shown: str
 ) -> None:
-    from kobook.write.pdf_weasyprint import render_html
-    from kobook.write.pdf_xelatex import render_latex
+    from kobook.write.latex.writer import render_latex
+    from kobook.write.weasyprint.writer import render_html
 
     root = make_book(
         {"book/01.md": "# 장\n\n본문이다.\n"}, metadata={"title": "책", "original": original}

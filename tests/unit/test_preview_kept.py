@@ -14,9 +14,9 @@ import pytest
 
 from kobook.cache import Cache
 from kobook.preview import Session
-from kobook.write import pdf_weasyprint
-from kobook.write.mathsvg import render_math
-from kobook.write.templates import BUILTIN
+from kobook.write.shared.mathsvg import render_math
+from kobook.write.shared.templates import BUILTIN
+from kobook.write.weasyprint import writer as pdf_weasyprint
 from tests.conftest import BookMaker
 
 BOOK = {"book/01.md": "# 처음\n\n첫 장의 본문입니다.\n", "book/02.md": "# 둘째\n\n둘째 장.\n"}

@@ -17,7 +17,7 @@ from kobook.normalize import normalize_book
 from kobook.parse import Doc, parse_book
 from kobook.parse.ast import iter_nodes, keyval, stringify
 from kobook.transform import Context, transform_book
-from kobook.write import passes
+from kobook.write.shared import passes
 
 BookMaker = Callable[..., Path]
 NBSP = "\u00a0"

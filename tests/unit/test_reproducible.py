@@ -10,7 +10,7 @@ from kobook.errors import KobookError
 from kobook.lang.dates import build_date
 from kobook.load.config import Config
 from kobook.reproducible import latex_environment, output_epoch, source_date_epoch, w3c_datetime
-from kobook.write.weasy_reproducible import content_id
+from kobook.write.weasyprint.reproducible import content_id
 
 NOV_21 = 1795219200  # 2026-11-21 00:00:00 UTC
 

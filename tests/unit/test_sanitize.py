@@ -1,4 +1,4 @@
-"""kobook.write.sanitize: raw HTML, attributes and URLs cut down to what is safe to publish.
+"""kobook.write.shared.sanitize: raw HTML, attributes and URLs cut down to what is safe to publish.
 
 Each case goes through pandoc twice, as in a build: Markdown → AST (raw HTML
 in fragments) → sanitize → pandoc's HTML writer, and the HTML is searched.
@@ -13,8 +13,8 @@ import pytest
 from kobook.errors import Diagnostic
 from kobook.load import Chapter
 from kobook.parse.pandoc import markdown_to_ast
-from kobook.write.common import blocks_to_html
-from kobook.write.sanitize import clean_style, sanitize_blocks, srcset_urls, url_allowed
+from kobook.write.shared.common import blocks_to_html
+from kobook.write.shared.sanitize import clean_style, sanitize_blocks, srcset_urls, url_allowed
 
 PATH = Path("book/01-장.md")
 

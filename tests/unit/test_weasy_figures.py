@@ -1,5 +1,5 @@
 """A figure that does not fit goes to the next page and the text after it fills the
-gap (``write/weasy_figures.py``); issue 11: "big white gaps before unsplittable images".
+gap (``write/weasyprint/figures.py``); issue 11: "big white gaps before unsplittable images".
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from kobook.write import weasy_figures
+from kobook.write.weasyprint import figures as weasy_figures
 from tests.checks import pdf_pages
 
 SENTENCE = "데이터 병렬화에서는 각 GPU가 모델 전체를 복제해 두고 배치의 일부만 계산한다. "

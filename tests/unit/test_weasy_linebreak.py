@@ -1,4 +1,4 @@
-"""WeasyPrint line breaking as kobook patches it (``write/weasy_linebreak.py``)."""
+"""WeasyPrint line breaking as kobook patches it (``write/weasyprint/linebreak.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kobook.write.weasy_linebreak import fits_without_trailing_space, identifier_seams, install
+from kobook.write.weasyprint.linebreak import fits_without_trailing_space, identifier_seams, install
 from tests.checks import broken_names, hyphenated, pdf_pages, squash, word_gaps
 
 
@@ -106,7 +106,8 @@ def justified(width: int) -> str:
 def test_loose_lines_share_their_slack_with_the_line_before(tmp_path: Path) -> None:
     """Long code names leave greedy lines with 2–8 em gaps; balanced pairs of lines
     never do worse, do much better on several widths, and set the same letters."""
-    from kobook.write import weasy_breaks, weasy_justify
+    from kobook.write.weasyprint import breaks as weasy_breaks
+    from kobook.write.weasyprint import justify as weasy_justify
 
     install()
     weasy_justify.install()
@@ -237,7 +238,8 @@ def name_pdf(tmp_path: Path, width: int, character: str) -> Path:
 def test_code_names_break_at_seams_to_spare_a_loose_line(tmp_path: Path) -> None:
     """With ``hyphenate-character: ""`` a code name that would leave its line loose breaks
     at a seam and nowhere else; the letters are all there; lines get no looser."""
-    from kobook.write import weasy_breaks, weasy_justify
+    from kobook.write.weasyprint import breaks as weasy_breaks
+    from kobook.write.weasyprint import justify as weasy_justify
 
     install()
     weasy_justify.install()

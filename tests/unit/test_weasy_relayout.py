@@ -1,5 +1,5 @@
 """The preview's chapter PDF lays out again only the pages a save changed
-(``write/weasy_relayout.py``), and the PDF is the one a full layout gives.
+(``write/weasyprint/relayout.py``), and the PDF is the one a full layout gives.
 
 Each test typesets a chapter of a few pages (a contents page with page
 numbers, running heads, footnotes, a code block broken across pages, an
@@ -18,8 +18,8 @@ import pytest
 from PIL import Image, ImageChops
 
 from kobook.preview import Session, typesetter
-from kobook.write import weasy_relayout
-from kobook.write.weasy_relayout import Relayout
+from kobook.write.weasyprint import relayout as weasy_relayout
+from kobook.write.weasyprint.relayout import Relayout
 from tests.checks import pdf_pages
 from tests.conftest import BookMaker
 
@@ -47,7 +47,7 @@ def chapter() -> str:
 
 def tall_figures() -> str:
     """Paragraphs and figures as wide as the text: some do not fit where they are and are
-    moved after the text that follows them (write/weasy_figures.py)."""
+    moved after the text that follows them (write/weasyprint/figures.py)."""
     parts = ["# 그림이 많은 장\n"]
     for n in range(12):
         parts.append(f"문단 {n}: " + SENTENCE * (4 + n % 3) + "\n")

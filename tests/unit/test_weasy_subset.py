@@ -1,4 +1,4 @@
-"""Font subsets kept between preview PDFs (``write/weasy_subset.py``)."""
+"""Font subsets kept between preview PDFs (``write/weasyprint/subset.py``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kobook.write import weasy_subset
+from kobook.write.weasyprint import subset as weasy_subset
 from tests.checks import pdf_pages, squash
 from tests.conftest import spy
 

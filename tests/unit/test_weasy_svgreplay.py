@@ -1,4 +1,4 @@
-"""Formulas drawn once and replayed (``write/weasy_svgreplay.py``)."""
+"""Formulas drawn once and replayed (``write/weasyprint/svgreplay.py``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from kobook.write import weasy_svgreplay
-from kobook.write.mathsvg import draw
+from kobook.write.shared.mathsvg import draw
+from kobook.write.weasyprint import svgreplay as weasy_svgreplay
 from tests.conftest import spy
 
 

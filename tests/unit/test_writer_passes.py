@@ -12,9 +12,9 @@ from kobook.errors import KobookError
 from kobook.load.config import Config
 from kobook.parse.ast import attr, iter_nodes, stringify
 from kobook.parse.pandoc import markdown_to_ast
-from kobook.write import fonts, passes
-from kobook.write.layout import page_layout, points
-from kobook.write.weasy_linebreak import keep_all_pair
+from kobook.write.shared import fonts, passes
+from kobook.write.shared.layout import page_layout, points
+from kobook.write.weasyprint.linebreak import keep_all_pair
 
 Node = dict[str, Any]
 

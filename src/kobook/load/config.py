@@ -19,6 +19,7 @@ from .. import reproducible
 from ..errors import KobookError
 from ..lang import Words, format_date, language_of
 from ..lang.dates import as_date
+from ..write.registry import pdf_engines
 from .encoding import decode_utf8
 from .frontmatter import unfence
 from .schema import Where, check_nested
@@ -68,7 +69,7 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "cover": ((str,), "cover image"),
     "glossary": ((str,), "glossary file (default glossary.yaml)"),
     "bibliography": ((str, list), "BibTeX/CSL bibliography file(s)"),
-    "engine": ((str,), "PDF engine: weasyprint or xelatex"),
+    "engine": ((str,), "PDF engine: " + " or ".join(pdf_engines())),
     "chapter-level": ((int, str), "heading level that starts a chapter: 1, 2 or auto"),
     "dialect": ((str,), "the sources' format: pandoc (default), distill or mdbook"),
     "line-breaking": ((str,), "word (어절, default) or syllable"),
@@ -89,7 +90,6 @@ ORIGINAL_KEYS = {"title", "authors", "author", "url", "licence", "license", "yea
 CAPTION_KEYS = {"figure", "table", "equation", "listing", "chapter", "section", "part", "appendix"}
 CAPTION_KEYS |= {"contents", "preface", "references", "by", "translated-by", "original"}
 CAPTION_KEYS |= {"licence", "missing-image"}
-ENGINES = ("weasyprint", "xelatex")
 
 
 @dataclass
@@ -154,7 +154,7 @@ class Config:
 
     @property
     def engine(self) -> str:
-        return str(self.raw.get("engine") or "weasyprint")
+        return str(self.raw.get("engine") or pdf_engines()[0])
 
     @property
     def line_breaking(self) -> str:
@@ -308,11 +308,12 @@ def check_value(key: str, value: Any, path: Path | None, text: str) -> None:
     def fail(message: str, hint: str) -> None:
         raise KobookError(message, code="CFG005", file=path, line=line, hint=hint)
 
-    if key == "engine" and value not in ENGINES:
-        close = difflib.get_close_matches(str(value), ENGINES, n=1)
+    engines = pdf_engines()  # the registry's names: no writer is imported
+    if key == "engine" and value not in engines:
+        close = difflib.get_close_matches(str(value), engines, n=1)
         fail(
-            f"engine '{value}' is not one of {', '.join(ENGINES)}",
-            f"did you mean '{close[0]}'?" if close else "use weasyprint or xelatex",
+            f"engine '{value}' is not one of {', '.join(engines)}",
+            f"did you mean '{close[0]}'?" if close else "use " + " or ".join(engines),
         )
     if key == "dialect":
         from ..dialect import DIALECTS

@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 from ..errors import KobookError
 
-# Paper names and lengths, shared with ``write/layout.py`` (which draws the page).
+# Paper names and lengths, shared with ``write/shared/layout.py`` (which draws the page).
 PAPER = {
     "a4": ("210mm", "297mm"),
     "a5": ("148mm", "210mm"),

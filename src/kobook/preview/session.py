@@ -60,9 +60,9 @@ from ..errors import Diagnostic, KobookError
 from ..load import Book, Chapter, load_book, select_chapter
 from ..normalize import NormalizingChapter
 from ..parse import Doc, reader_for
-from ..write.blockhtml import BlockHtml
-from ..write.blockprep import KeptPrepare
-from ..write.common import blocks_to_html
+from ..write.html.blockprep import KeptPrepare
+from ..write.shared.blockhtml import BlockHtml
+from ..write.shared.common import blocks_to_html
 from .passmemo import (
     CHAPTER_FIELDS,
     Lines,
@@ -96,7 +96,7 @@ class Update:
     findings: dict[str, list[Diagnostic]] = field(default_factory=dict)
     warnings: list[Diagnostic] = field(default_factory=list)
     pdf: str | None = None  # the chapter PDF's site path when it was (re)written
-    # Its pages laid out, and reused from the last chapter PDF (write/weasy_relayout.py).
+    # Its pages laid out, and reused from the last chapter PDF (write/weasyprint/relayout.py).
     pages_laid: tuple[int, int] | None = None
     seconds: float = 0.0
     # How the rebuild went: "full" or "incremental" (for the bench and the tests).
@@ -623,7 +623,7 @@ class Session:
     ) -> tuple[dict[str, bytes | Path], list[Diagnostic]]:
         """Every file of the HTML site: path → bytes (pages, style sheets) or a file to copy."""
         from ..parse.ast import iter_nodes
-        from ..write.html import (
+        from ..write.html.writer import (
             chapter_page,
             doc_ids,
             index_page,
@@ -632,7 +632,7 @@ class Session:
             site_assets,
             site_copies,
         )
-        from ..write.templates import environment
+        from ..write.shared.templates import environment
 
         ids: dict[str, tuple[list[str], set[str]]] = {}
         pages: dict[str, str] = {}
@@ -682,7 +682,7 @@ class Session:
     def _bodies_of(
         self, wanted: list[tuple[Doc, str]], book: Book, pages: dict[str, str]
     ) -> list[tuple[Doc, Body]]:
-        from ..write.html import page_body
+        from ..write.html.writer import page_body
 
         def make(item: tuple[Doc, str]) -> tuple[Doc, Body]:
             doc, key = item

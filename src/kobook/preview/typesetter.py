@@ -5,10 +5,10 @@ thread of the preview, it held the GIL while the next save's pages were
 rebuilt, so the pages waited for the PDF.  A process of its own runs beside
 them on the second core, and being kept between saves it keeps what makes
 the next PDF faster: WeasyPrint and the fonts loaded, the formulas already
-drawn (:mod:`kobook.write.weasy_svgreplay`), the font subsets
-(:mod:`kobook.write.weasy_subset`) and the pages of the last chapter PDF, of
+drawn (:mod:`kobook.write.weasyprint.svgreplay`), the font subsets
+(:mod:`kobook.write.weasyprint.subset`) and the pages of the last chapter PDF, of
 which a save lays out again only those it changed
-(:mod:`kobook.write.weasy_relayout`).
+(:mod:`kobook.write.weasyprint.relayout`).
 
 The process is ``python -m kobook.preview.typesetter_main``, not a
 multiprocessing child: that would run the caller's main script again (a
@@ -40,16 +40,16 @@ from ..cache import Cache
 from ..errors import Diagnostic, KobookError
 from ..load import Book
 from ..parse import Doc
-from ..write import weasy_relayout
-from ..write.blockhtml import BlockHtml
-from ..write.common import blocks_to_html
+from ..write.shared.blockhtml import BlockHtml
+from ..write.shared.common import blocks_to_html
+from ..write.weasyprint import relayout
 
 # The first PDF of a new process also pays for loading WeasyPrint and the fonts: done
 # by a small document at start, while the first pages are built.
 # The HTML of the blocks typeset so far, for the whole life of the process.
 KEPT_HTML = BlockHtml(blocks_to_html)
 # The pages laid out for the last chapter PDF: a save lays out only what it changed.
-KEPT_LAYOUT = weasy_relayout.Relayout()
+KEPT_LAYOUT = relayout.Relayout()
 WARM_UP = "<html lang='ko'><body><p>미리 보기 준비 — preview 1.</p></body></html>"
 
 
@@ -57,24 +57,25 @@ def typeset(engine: str, book: Book, docs: list[Doc], target: Path, cache: Cache
     """Write ``target`` with ``engine`` (in this process); the build's warnings."""
     KEPT_LAYOUT.made = KEPT_LAYOUT.reused = 0
     if engine == "xelatex":
-        from ..write import pdf_xelatex
+        from ..write.latex import writer as latex_writer
 
-        return pdf_xelatex.write_pdf(book, docs, target, cache)
-    from ..write import pdf_weasyprint, weasy_subset
+        return latex_writer.write_pdf(book, docs, target, cache)
+    from ..write.weasyprint import subset
+    from ..write.weasyprint import writer as weasyprint_writer
 
     # Successive chapter PDFs share their font subsets (kept while a save brings no
     # new glyph): not for ``kobook build``, whose bytes must not depend on what the
     # process built before.  The blocks' HTML is kept too (the same bytes either way), and
     # the pages laid out (the same pages either way: tests/unit/test_weasy_relayout.py).
-    growing = weasy_subset.GROWING.set(True)
-    kept = pdf_weasyprint.KEPT_HTML.set(KEPT_HTML)
-    laid = weasy_relayout.KEPT.set(KEPT_LAYOUT)
+    growing = subset.GROWING.set(True)
+    kept = weasyprint_writer.KEPT_HTML.set(KEPT_HTML)
+    laid = relayout.KEPT.set(KEPT_LAYOUT)
     try:
-        return pdf_weasyprint.write_pdf(book, docs, target, cache)
+        return weasyprint_writer.write_pdf(book, docs, target, cache)
     finally:
-        weasy_relayout.KEPT.reset(laid)
-        pdf_weasyprint.KEPT_HTML.reset(kept)
-        weasy_subset.GROWING.reset(growing)
+        relayout.KEPT.reset(laid)
+        weasyprint_writer.KEPT_HTML.reset(kept)
+        subset.GROWING.reset(growing)
 
 
 def pages_laid() -> tuple[int, int]:

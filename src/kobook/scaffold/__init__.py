@@ -24,7 +24,7 @@ from ..boundary import inside
 from ..cache import atomic_write
 from ..errors import KobookError
 from ..lang.words import Words, language_of
-from ..write.fonts import SANS_BY_LANGUAGE, SERIF_BY_LANGUAGE
+from ..write.shared.fonts import SANS_BY_LANGUAGE, SERIF_BY_LANGUAGE
 
 CHAPTERS = ("01-intro.md", "02-next.md")  # in skeleton/LANG/, written to book/
 
@@ -33,7 +33,7 @@ CHAPTERS = ("01-intro.md", "02-next.md")  # in skeleton/LANG/, written to book/
 class Language:
     """What the skeleton says in each language ``kobook init --lang`` knows; the words the
     build prints (References, Preface, Figure) and the fonts come from kobook's own tables
-    (:mod:`kobook.lang.words`, :mod:`kobook.write.fonts`)."""
+    (:mod:`kobook.lang.words`, :mod:`kobook.write.shared.fonts`)."""
 
     tag: str  # metadata ``lang:``
     title: str

@@ -2,7 +2,7 @@
 
 Distill sites embed interactive plots (plotly) as ``<iframe>``s.  The site
 keeps them: the page is copied into the site and shown in a sandboxed frame
-(``write/html.py``).  Paper cannot run a script, so the PDF shows the static
+(``write/html/writer.py``).  Paper cannot run a script, so the PDF shows the static
 image the source keeps beside the page (a figure, numbered when it has a
 ``caption``), or else the block's own fallback text and a visible note with
 the page's path.  This pass checks the files and leaves one shape for all

@@ -4,7 +4,7 @@ WeasyPrint embeds the target of a link with ``rel=attachment`` into the PDF
 (``[x](../../../../etc/passwd){rel=attachment}`` is plain Markdown), and a
 ``file:`` URL names a file on the machine that builds the book.  Both are
 SEC001 with the chapter's file and line; the PDF engine's URL fetcher refuses
-them too (``write/pdf_weasyprint.py``), this pass says where they are written.
+them too (``write/weasyprint/writer.py``), this pass says where they are written.
 With ``--keep-going`` a ``file:`` link keeps its text without the link and an
 attachment keeps its link without ``rel=attachment``.
 """

@@ -4,7 +4,7 @@ WeasyPrint re-encodes every PNG that has transparency or a palette (two or
 three times: the colour, the alpha mask, the converted copy), which on a book of
 screenshots costs more than laying out its text.  A printed page is white, so
 images are flattened onto white and stored as 8-bit RGB or grey PNGs, whose
-compressed rows the PDF takes unchanged (see ``weasy_images``).  The result is
+compressed rows the PDF takes unchanged (see ``images``).  The result is
 cached by content hash: a warm build does no image work at all.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from ..cache import Cache, digest
+from ...cache import Cache, digest
 
 VERSION = "1"
 

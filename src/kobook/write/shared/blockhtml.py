@@ -23,7 +23,7 @@ import marshal
 from collections.abc import Callable
 from typing import Any
 
-from ..parse.ast import iter_nodes
+from ...parse.ast import iter_nodes
 
 MARKER = "<!--kobook-block-break-->"
 PADDING = "<!--kobook-block-start-->"  # after the empty code blocks that set pandoc's count

@@ -3,7 +3,7 @@
 WeasyPrint fills lines greedily, one at a time.  When a long word that cannot
 be broken (an inline code name, ``reduce-scatter해서``) does not fit at the end
 of a line, that line keeps all the slack: word gaps of two em and more, which
-letter spacing (:mod:`kobook.write.weasy_justify`) can only partly absorb.  A
+letter spacing (:mod:`kobook.write.weasyprint.justify`) can only partly absorb.  A
 typesetter — and TeX's paragraph builder — ends the line *before* it earlier,
 so that the two lines share the slack.
 

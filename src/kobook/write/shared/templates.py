@@ -16,10 +16,10 @@ from typing import Any, NoReturn
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
-from ..boundary import inside
-from ..errors import KobookError
+from ...boundary import inside
+from ...errors import KobookError
 
-BUILTIN = Path(__file__).resolve().parent.parent / "templates"
+BUILTIN = Path(__file__).resolve().parents[2] / "templates"  # kobook/templates
 
 
 class BookLoader(jinja2.FileSystemLoader):

@@ -46,9 +46,9 @@ from html import escape
 from html.parser import HTMLParser
 from typing import Any
 
-from ..errors import Diagnostic
-from ..load import Chapter
-from ..parse.ast import iter_nodes, walk
+from ...errors import Diagnostic
+from ...load import Chapter
+from ...parse.ast import iter_nodes, walk
 
 Node = dict[str, Any]
 

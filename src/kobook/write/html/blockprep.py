@@ -2,7 +2,7 @@
 and again.
 
 ``kobook preview`` makes the edited chapter's page on every save, and
-:func:`~kobook.write.html.prepare` (the sanitizer, then the site's passes)
+:func:`~kobook.write.html.writer.prepare` (the sanitizer, then the site's passes)
 went over the whole chapter each time, for the one paragraph that changed.
 Each of those steps looks at one node at a time, with one exception: the
 sanitizer, after an unclosed ``<script>`` (or another element dropped with
@@ -10,7 +10,7 @@ its content), drops what follows until its end tag, in later blocks too.  So
 :class:`KeptPrepare` keeps each top-level block's prepared blocks under its
 content and what it was prepared for (the pages the ids live on, the page, its language),
 with the sanitizer's notes; a block that leaves the sanitizer dropping sends
-the chapter back to :func:`~kobook.write.html.prepare`.  The notes are replayed
+the chapter back to :func:`~kobook.write.html.writer.prepare`.  The notes are replayed
 in the whole chapter's order (first every block's attribute notes, then the
 rebuild's), so the warnings are the same too.
 """
@@ -22,12 +22,12 @@ import marshal
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import Diagnostic
-from ..load import Book
-from ..parse import Doc
-from ..parse.ast import copy_tree, walk
-from .html import is_korean, page_name, prepare, site_passes
-from .sanitize import Note, Sanitizer, clean_attributes
+from ...errors import Diagnostic
+from ...load import Book
+from ...parse import Doc
+from ...parse.ast import copy_tree, walk
+from ..shared.sanitize import Note, Sanitizer, clean_attributes
+from .writer import is_korean, page_name, prepare, site_passes
 
 LIMIT = 50_000  # blocks kept (a prepared block: a few hundred bytes)
 

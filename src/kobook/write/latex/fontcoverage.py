@@ -12,8 +12,8 @@ import bisect
 import functools
 import shutil
 
-from .. import limits, tools
-from .fonts import fontconfig
+from ... import limits, tools
+from ..shared.fonts import fontconfig
 
 PREFERRED = (
     "DejaVu Sans",

@@ -19,7 +19,7 @@ do, near the text that cites it.  Numbers and cross-references are in the
 text already (the transforms number figures), so they do not change; only
 where the figure sits does.  The move is made in the box tree of the document
 being laid out, never in the sources, and is told to
-:mod:`.weasy_relayout` (the preview's page reuse).
+:mod:`.relayout` (the preview's page reuse).
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def moved(context: Any) -> dict[Any, int]:
     """The figures moved in the document being laid out (figure box → blocks moved past):
     a figure moves at most :data:`MOST` blocks in all, however often its page is made
     (WeasyPrint makes pages again to fill in the contents' page numbers), and
-    :mod:`.weasy_relayout` must know where the box tree no longer follows the source."""
+    :mod:`.relayout` must know where the box tree no longer follows the source."""
     found: dict[Any, int] | None = getattr(context, "kobook_moved_figures", None)
     if found is None:
         found = {}

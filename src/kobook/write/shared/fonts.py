@@ -12,9 +12,9 @@ import functools
 import shutil
 from dataclasses import dataclass, field
 
-from .. import limits, tools
-from ..errors import Diagnostic, KobookError, Location
-from ..load import Config
+from ... import limits, tools
+from ...errors import Diagnostic, KobookError, Location
+from ...load import Config
 
 # Default stacks per language (kobook.lang.language_of): the book's own script first.
 SERIF_BY_LANGUAGE = {
@@ -217,6 +217,6 @@ def key_line_of(config: Config, key: str) -> int:
     """The line of ``key`` in metadata.yaml (0 when unknown)."""
     if config.path is None or not config.path.is_file():
         return 0
-    from ..load.config import key_line
+    from ...load.config import key_line
 
     return key_line(config.path.read_text(encoding="utf-8", errors="replace"), key)

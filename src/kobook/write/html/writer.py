@@ -22,18 +22,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import __version__, limits
-from ..cache import atomic_write
-from ..errors import Diagnostic
-from ..lang import language_of
-from ..load import Book
-from ..parse import Doc
-from ..parse.ast import copy_tree, iter_nodes, keyval
-from ..transform.math_macros import for_mathml
-from ..transform.remote import REMOTE_ATTR
-from . import passes
-from .blockhtml import BlockHtml
-from .common import (
+from ... import __version__, limits
+from ...cache import atomic_write
+from ...errors import Diagnostic
+from ...lang import language_of
+from ...load import Book
+from ...parse import Doc
+from ...parse.ast import copy_tree, iter_nodes, keyval
+from ...transform.math_macros import for_mathml
+from ...transform.remote import REMOTE_ATTR
+from ..shared import passes
+from ..shared.blockhtml import BlockHtml
+from ..shared.common import (
     atomic_directory,
     blocks_to_html,
     highlight_css,
@@ -41,9 +41,12 @@ from .common import (
     public_modes,
     toc_entries,
 )
-from .mathsvg import MathError, formula_location, img_tag, render_math
-from .sanitize import sanitize_blocks
-from .templates import environment
+from ..shared.mathsvg import MathError, formula_location, img_tag, render_math
+from ..shared.sanitize import sanitize_blocks
+from ..shared.templates import environment
+
+# This writer's folder of templates: under kobook's own templates/, and the book's.
+TEMPLATES = "html"
 
 
 def page_name(doc: Doc) -> str:
@@ -323,7 +326,7 @@ def site_assets(env: Any) -> dict[str, bytes]:
     """The style sheets every site has: path in the site → bytes."""
     files = {}
     for name in ("style.css", "extra.css"):
-        source = env.loader.get_source(env, f"html/{name}")[0]
+        source = env.loader.get_source(env, f"{TEMPLATES}/{name}")[0]
         files[f"assets/{name}"] = source.encode("utf-8")
     files["assets/highlight.css"] = highlight_css().encode("utf-8")
     return files
@@ -350,7 +353,7 @@ def chapter_page(plan: SitePlan, book: Book, doc: Doc, body: str) -> str:
     prev = chapters[position - 1] if position > 0 else None
     nxt = chapters[position + 1] if 0 <= position < len(chapters) - 1 else None
     return str(
-        plan.env.get_template("html/chapter.html.j2").render(
+        plan.env.get_template(f"{TEMPLATES}/chapter.html.j2").render(
             **plan.common,
             nav=sidebar(chapters, plan.sections.get(doc.chapter.id, []), position, doc.chapter.id),
             body=body,
@@ -367,7 +370,7 @@ def index_page(plan: SitePlan, book: Book) -> str:
     """The site's front page: the book's title page and its full TOC."""
     config = book.config
     return str(
-        plan.env.get_template("html/index.html.j2").render(
+        plan.env.get_template(f"{TEMPLATES}/index.html.j2").render(
             **plan.common,
             nav=[dict(item, current=False) for item in plan.toc if item["level"] == 1],
             toc=plan.toc,

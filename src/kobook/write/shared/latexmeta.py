@@ -27,8 +27,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..errors import Diagnostic, Location
-from ..parse.ast import iter_nodes
+from ...errors import Diagnostic, Location
+from ...parse.ast import iter_nodes
 
 # A fenced raw block (```{=latex} ... ```), the form pandoc users paste into YAML.
 FENCE = re.compile(

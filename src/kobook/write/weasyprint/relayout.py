@@ -87,7 +87,7 @@ class Laid:
     unsettled: list[bool]  # per page: it carried a footnote or a broken float to the next
     looks_up: list[bool]  # per page: it shows a page number found by layout (the TOC)
     # The first element (index) of a figure moved after the text that follows it
-    # (weasy_figures): from there on the box tree no longer follows the source.
+    # (figures): from there on the box tree no longer follows the source.
     moved: int | None = None
 
 
@@ -174,7 +174,7 @@ def plan(last: Laid, keys: list[Any], shape: list[Any]) -> tuple[int, list[bool]
     """How many old pages to hand over, and which of their starts to lay out again.
 
     ``None``: nothing can be reused.  Where the last layout moved a figure
-    (:mod:`.weasy_figures`), its box tree no longer follows the source, and the
+    (:mod:`.figures`), its box tree no longer follows the source, and the
     skip stacks of the pages from there on mean other places in the new tree (which
     follows the source until its own layout moves the figure): only the pages
     before the one the figure was moved on are handed over.

@@ -22,11 +22,11 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..cache import Cache, digest
-from ..errors import Location
-from ..korean.hangul import has_hangul
-from ..load import Chapter
-from ..transform.math_macros import without_size_switches
+from ...cache import Cache, digest
+from ...errors import Location
+from ...korean.hangul import has_hangul
+from ...load import Chapter
+from ...transform.math_macros import without_size_switches
 from .fonts import fontconfig
 
 SIZE = 20.0  # drawing size in px; the result is scaled in em, so any size works
@@ -198,7 +198,7 @@ def draw(tex: str, display: bool, font: str | None = None) -> MathImage:
 
 
 def math_key(tex: str, display: bool, font: str | None) -> str:
-    """The cache key of a drawing (also what ``pdf_weasyprint.math_cached`` looks for)."""
+    """The cache key of a drawing (also what ``weasyprint.writer.math_cached`` looks for)."""
     return digest("math", RENDERER_VERSION, font_key(font), "display" if display else "inline", tex)
 
 

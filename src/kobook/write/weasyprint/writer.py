@@ -16,39 +16,31 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
-from ..cache import Cache, digest
-from ..errors import Diagnostic, KobookError, Location
-from ..load import Book, Config
-from ..parse import Doc
-from ..parse.ast import copy_tree, iter_nodes
-from ..reproducible import w3c_datetime
-from ..transform.leaks import html_leaks
-from . import (
-    codewrap,
-    passes,
-    weasy_breaks,
-    weasy_figures,
-    weasy_images,
-    weasy_justify,
-    weasy_relayout,
-    weasy_reproducible,
-    weasy_subset,
-    weasy_svgreplay,
-)
-from .blockhtml import BlockHtml
-from .common import atomic_output, blocks_to_html, highlight_css, part_titles, toc_entries
-from .fonts import resolve_fonts
-from .latex_meta import class_options
-from .layout import PageLayout, page_layout
-from .mathsvg import MathError, formula_location, math_font, math_key, render_math
-from .pdf_images import VERSION as IMAGE_VERSION
-from .pdf_images import needs_conversion, print_ready
-from .sanitize import sanitize_blocks
-from .templates import environment
-from .weasy_fetch import BookFetcher, refused_problems
-from .weasy_linebreak import KEEP_ALL, install
+from ... import __version__
+from ...cache import Cache, digest
+from ...errors import Diagnostic, KobookError, Location
+from ...load import Book, Config
+from ...parse import Doc
+from ...parse.ast import copy_tree, iter_nodes
+from ...reproducible import w3c_datetime
+from ...transform.leaks import html_leaks
+from ..shared import codewrap, passes
+from ..shared.blockhtml import BlockHtml
+from ..shared.common import atomic_output, blocks_to_html, highlight_css, part_titles, toc_entries
+from ..shared.fonts import resolve_fonts
+from ..shared.latexmeta import class_options
+from ..shared.layout import PageLayout, page_layout
+from ..shared.mathsvg import MathError, formula_location, math_font, math_key, render_math
+from ..shared.sanitize import sanitize_blocks
+from ..shared.templates import environment
+from . import breaks, figures, images, justify, relayout, reproducible, subset, svgreplay
+from .fetch import BookFetcher, refused_problems
+from .linebreak import KEEP_ALL, install
+from .printready import VERSION as IMAGE_VERSION
+from .printready import needs_conversion, print_ready
 
+# This writer's folder of templates: under kobook's own templates/, and the book's.
+TEMPLATES = "pdf"
 CHAPTER_SPLIT = "<!--kobook-chapter-->"
 
 
@@ -98,7 +90,7 @@ def nowrap(inlines: list[Any]) -> list[Any]:
 
 
 def print_images(blocks: list[Any], root: Path, cache: Cache | None) -> list[Any]:
-    """Point images at print-ready copies (flattened PNGs, see ``pdf_images``)."""
+    """Point images at print-ready copies (flattened PNGs, see ``printready``)."""
     for node in iter_nodes(blocks):
         if node["t"] == "Image":
             url = node["c"][2][0]
@@ -140,14 +132,14 @@ def prefetch(book: Book, docs: list[Doc], cache: Cache | None) -> None:
     }
     font = math_font(book.config.get("mathfont"))
     math = {(tex, display) for tex, display in math if not math_cached(tex, display, cache, font)}
-    images = {
+    rasters = {
         (book.root / n["c"][2][0]).resolve()
         for d in docs
         for n in iter_nodes(d.blocks)
         if n["t"] == "Image" and (book.root / n["c"][2][0]).is_file()
     }
-    images = {path for path in images if not image_ready(path, cache)}
-    if len(math) + len(images) < 16:
+    rasters = {path for path in rasters if not image_ready(path, cache)}
+    if len(math) + len(rasters) < 16:
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -156,7 +148,7 @@ def prefetch(book: Book, docs: list[Doc], cache: Cache | None) -> None:
     with ProcessPoolExecutor(max_workers=2, mp_context=context) as pool:
         drawings = [(t, d, cache.root, font) for t, d in sorted(math)]
         list(pool.map(_draw_math, drawings, chunksize=8))
-        list(pool.map(_ready_image, [(p, cache.root) for p in sorted(images)], chunksize=2))
+        list(pool.map(_ready_image, [(p, cache.root) for p in sorted(rasters)], chunksize=2))
 
 
 def math_cached(tex: str, display: bool, cache: Cache, font: str | None = None) -> bool:
@@ -215,7 +207,7 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
     env = environment(book.root)
     layout = page_layout(config)
     colorlinks = config.get("colorlinks", True)
-    css = env.get_template("pdf/book.css.j2").render(
+    css = env.get_template(f"{TEMPLATES}/book.css.j2").render(
         page=layout,
         figure_height=figure_height(layout),
         fonts=fonts,
@@ -227,7 +219,7 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
     )
     original = config.original
     toc = toc_entries(docs, config.toc_depth, config.words) if config.toc else []
-    html = env.get_template("pdf/book.html.j2").render(
+    html = env.get_template(f"{TEMPLATES}/book.html.j2").render(
         lang=config.lang,
         words=config.words,
         title=config.title,
@@ -255,7 +247,7 @@ def math_font_problems(book: Book) -> list[Diagnostic]:
     name = book.config.get("mathfont")
     if not name or math_font(str(name)) is not None:
         return []
-    from .fonts import key_line_of
+    from ..shared.fonts import key_line_of
 
     fallback = Path(math_font() or "STIX Two Math").name
     return [
@@ -344,7 +336,7 @@ def allowed_folders(book: Book, cache: Cache | None) -> list[Path]:
     """What WeasyPrint may read: the book, the cache (downloaded images, print-ready
     copies; it may be outside the book with --cache-dir) and the downloads folder
     used when there is no cache."""
-    from ..transform.remote import fallback_path
+    from ...transform.remote import fallback_path
 
     folders = [book.root, fallback_path("x", "").parent]
     if cache is not None and cache.root is not None:
@@ -363,15 +355,15 @@ def write_pdf(
     import weasyprint
 
     install()
-    weasy_images.install()
-    weasy_reproducible.install()
-    weasy_justify.install()
-    weasy_breaks.install()
-    weasy_svgreplay.install()
-    weasy_svgreplay.new_document()
-    weasy_subset.install()
-    weasy_relayout.install()
-    weasy_figures.install()
+    images.install()
+    reproducible.install()
+    justify.install()
+    breaks.install()
+    svgreplay.install()
+    svgreplay.new_document()
+    subset.install()
+    relayout.install()
+    figures.install()
     html, problems = render_html(book, docs, cache)
     problems += html_leaks(docs, "weasyprint")  # LEAK002: raw HTML it cannot draw
     weasy_logger = logging.getLogger("weasyprint")
@@ -382,17 +374,17 @@ def write_pdf(
     weasy_logger.propagate = False
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     token = KEEP_ALL.set(book.config.line_breaking == "word")
-    fast_png = weasy_images.FAST_PNG.set(True)
+    fast_png = images.FAST_PNG.set(True)
     fetcher = BookFetcher(allowed_folders(book, cache))
-    relayout = weasy_relayout.KEPT.get()
+    laid = relayout.KEPT.get()
     try:
         source = weasyprint.HTML(string=html, base_url=str(book.root) + "/", url_fetcher=fetcher)
         options = {"uncompressed_pdf": False, "custom_metadata": True}
         document = source.render(**options)
         with atomic_output(out) as tmp:
             document.write_pdf(tmp, **options)
-            if relayout is not None:
-                weasy_relayout.remember(relayout, document.pages)
+            if laid is not None:
+                relayout.remember(laid, document.pages)
             problems += refused_problems(book, fetcher.refused)
             missing = missing_glyph_problems(book, docs, glyphs.characters)
             if missing and not keep_going:
@@ -405,10 +397,10 @@ def write_pdf(
     except OSError as exc:
         raise KobookError(f"could not write the PDF: {exc}", code="PDF001", file=out) from None
     finally:
-        if relayout is not None:
-            weasy_relayout.abandon(relayout)
+        if laid is not None:
+            relayout.abandon(laid)
         KEEP_ALL.reset(token)
-        weasy_images.FAST_PNG.reset(fast_png)
+        images.FAST_PNG.reset(fast_png)
         weasy_logger.removeHandler(glyphs)
         weasy_logger.setLevel(previous_level)
         weasy_logger.propagate = True

@@ -15,10 +15,10 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from ..cache import Cache
-from ..korean.hangul import has_hangul
-from ..load import Config
-from ..parse.ast import attr, iter_nodes, keyval, raw_block, raw_inline, stringify, walk
+from ...cache import Cache
+from ...korean.hangul import has_hangul
+from ...load import Config
+from ...parse.ast import attr, iter_nodes, keyval, raw_block, raw_inline, stringify, walk
 from .mathsvg import MathError, img_tag, render_math
 
 Blocks = list[dict[str, Any]]

@@ -1,7 +1,7 @@
 """How many characters a code box holds, from the page geometry and the code font.
 
 Both PDF engines wrap long code lines with the same rule
-(:func:`kobook.write.passes.wrap_code`); each knows its code box (font size,
+(:func:`kobook.write.shared.passes.wrap_code`); each knows its code box (font size,
 padding) and asks here for the width in columns of the monospace font.
 """
 

@@ -10,9 +10,9 @@ import functools
 import shutil
 from pathlib import Path
 
-from .. import limits, tools
-from ..cache import Cache, digest
-from ..errors import KobookError
+from ... import limits, tools
+from ...cache import Cache, digest
+from ...errors import KobookError
 
 RASTER_OK = {".png", ".jpg", ".jpeg", ".pdf"}
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import KobookError
-from ..load import Config
-from ..load.schema import LENGTH, PAPER  # also what metadata validation accepts
+from ...errors import KobookError
+from ...load import Config
+from ...load.schema import LENGTH, PAPER  # also what metadata validation accepts
 
 
 @dataclass(frozen=True)

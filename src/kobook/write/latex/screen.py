@@ -26,9 +26,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import Diagnostic
-from ..load import Chapter
-from ..parse.ast import attr, walk
+from ...errors import Diagnostic
+from ...load import Chapter
+from ...parse.ast import attr, walk
 
 # Words that, inside a command name, mean files, programs or command names built from
 # text: \input, \include, \openin, \write18, \immediate\write, \read, \IfFileExists,

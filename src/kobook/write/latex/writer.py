@@ -23,16 +23,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .. import __version__, limits, tools
-from ..boundary import inside, within
-from ..cache import Cache
-from ..errors import Diagnostic, KobookError, Location
-from ..korean.hangul import has_hangul
-from ..lang import language_of
-from ..load import Book, Chapter, Config
-from ..load.config import key_line
-from ..parse import Doc, api_version
-from ..parse.ast import (
+from ... import __version__, limits, tools
+from ...boundary import inside, within
+from ...cache import Cache
+from ...errors import Diagnostic, KobookError, Location
+from ...korean.hangul import has_hangul
+from ...lang import language_of
+from ...load import Book, Chapter, Config
+from ...load.config import key_line
+from ...parse import Doc, api_version
+from ...parse.ast import (
     copy_tree,
     iter_nodes,
     keyval,
@@ -41,15 +41,13 @@ from ..parse.ast import (
     stringify,
     walk,
 )
-from ..parse.pandoc import run_pandoc
-from ..reproducible import latex_environment
-from ..transform.leaks import html_leaks
-from . import passes
-from .common import atomic_output, part_titles
-from .fontcoverage import covers, fallback_family
-from .fonts import resolve_fonts
-from .latex_assets import convert_image, emoji_image
-from .latex_meta import (
+from ...parse.pandoc import run_pandoc
+from ...reproducible import latex_environment
+from ...transform.leaks import html_leaks
+from ..shared import passes
+from ..shared.common import atomic_output, part_titles
+from ..shared.fonts import resolve_fonts
+from ..shared.latexmeta import (
     BEGIN_INCLUDES,
     END_INCLUDES,
     ClassSettings,
@@ -61,7 +59,13 @@ from .latex_meta import (
     raw_latex,
     template_packages,
 )
-from .latex_screen import (
+from ..shared.layout import page_layout, points
+from ..shared.mathsvg import math_font as default_math_font
+from ..shared.sanitize import sanitize_blocks
+from ..shared.templates import BUILTIN
+from .assets import convert_image, emoji_image
+from .fontcoverage import covers, fallback_family
+from .screen import (
     TRUST_HINT,
     Policy,
     defined_names,
@@ -69,11 +73,10 @@ from .latex_screen import (
     screen_blocks,
     template_partials,
 )
-from .layout import page_layout, points
-from .mathsvg import math_font as default_math_font
-from .sanitize import sanitize_blocks
-from .templates import BUILTIN
 
+# This writer's folder of templates: under kobook's own templates/, and the book's.
+TEMPLATES = "latex"
+OWN_TEMPLATE = BUILTIN / TEMPLATES / "book.latex"  # kobook's, when the book has none
 Blocks = list[dict[str, Any]]
 CHAPTER_MARK = "%% kobook-chapter: "
 
@@ -645,7 +648,7 @@ def prepare(
     """The LaTeX-specific passes over one chapter (on a copy); ``part``: the part it opens.
 
     The chapter's own raw LaTeX and math are screened first (``policy``,
-    :mod:`.latex_screen`); what kobook adds after that is its own.
+    :mod:`.screen`); what kobook adds after that is its own.
     """
     assets = assets if assets is not None else Assets()
     blocks = copy_tree(doc.blocks)
@@ -683,7 +686,7 @@ def xe_code_columns(config: Config) -> int:
 
     \\small is 0.9 × the body size; left/right 4pt, boxsep 1mm and the 0.4pt rules.
     """
-    from . import codewrap
+    from ..shared import codewrap
 
     padding = 2 * (4 + 2.85 + 0.4)
     return codewrap.code_columns(page_layout(config), 0.9, padding, resolve_fonts(config).mono[0])
@@ -914,10 +917,10 @@ def stix_math_font() -> str:
 
 def template_path(book: Book) -> Path:
     """The book's ``templates/latex/book.latex`` (inside the book: SEC001), else kobook's."""
-    own = book.root / "templates" / "latex" / "book.latex"
+    own = book.root / "templates" / TEMPLATES / "book.latex"
     if own.is_file():
         return inside(own, book.root, what="LaTeX template", file=own)
-    return BUILTIN / "latex" / "book.latex"
+    return OWN_TEMPLATE
 
 
 def check_template(book: Book, trusted: bool) -> Path:
@@ -929,7 +932,7 @@ def check_template(book: Book, trusted: bool) -> Path:
     supplies: without ``--trust`` it is screened like header-includes (SEC003).
     """
     path = template_path(book)
-    if path == BUILTIN / "latex" / "book.latex":
+    if path == OWN_TEMPLATE:
         return path
     text = path.read_text(encoding="utf-8", errors="replace")
     for name in template_partials(text):
@@ -961,7 +964,7 @@ def check_template(book: Book, trusted: bool) -> Path:
 
 def screened_includes(book: Book, trusted: bool) -> tuple[list[str], list[Diagnostic]]:
     """``header-includes`` items XeLaTeX may see: all with ``--trust``, else those
-    :func:`latex_screen.refusal` accepts (SEC003 for each one left out)."""
+    :func:`.screen.refusal` accepts (SEC003 for each one left out)."""
     items = include_items(book.config.get("header-includes"))
     if trusted:
         return items, []
@@ -1001,7 +1004,7 @@ def render_latex(
     """The whole book as one LaTeX document.
 
     Without ``trusted`` (``--trust``), the book's raw TeX is screened
-    (:mod:`.latex_screen`); ``assets`` collects the files the document reads.
+    (:mod:`.screen`); ``assets`` collects the files the document reads.
     """
     template = check_template(book, trusted)
     includes, problems = screened_includes(book, trusted)
@@ -1101,7 +1104,7 @@ def insert_includes(
     has ``$header-includes$``.
 
     Packages the preamble above them loads already are left out (TEX004, see
-    :func:`latex_meta.preamble_includes`); their options are passed to them
+    :func:`..shared.latexmeta.preamble_includes`); their options are passed to them
     before ``\\documentclass``.
     """
     config = book.config
@@ -1117,7 +1120,7 @@ def insert_includes(
                 "header-includes were not used: the LaTeX template has no $header-includes$",
                 where,
                 "add $for(header-includes)$ $header-includes$ $endfor$ to "
-                "templates/latex/book.latex",
+                f"templates/{TEMPLATES}/book.latex",
                 "warning",
             )
         ]
@@ -1243,9 +1246,9 @@ def includes_location(book: Book, needle: str) -> Location:
 def error_origin(lines: list[str], line: int, package: str, book: Book) -> tuple[str, Location]:
     """Where the LaTeX at ``line`` of book.tex (or a ``package`` file being loaded) came from."""
     config = book.config
-    own = template_path(book) != BUILTIN / "latex" / "book.latex"
+    own = template_path(book) != OWN_TEMPLATE
     template = Location(template_path(book)) if own else Location()
-    template_name = "templates/latex/book.latex" if own else "kobook's LaTeX template"
+    template_name = f"templates/{TEMPLATES}/book.latex" if own else "kobook's LaTeX template"
     if package:
         name = Path(package).name
         stem = Path(package).stem

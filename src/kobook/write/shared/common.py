@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..lang import Words
-from ..parse import Doc, api_version
-from ..parse.ast import keyval, stringify
-from ..parse.pandoc import ast_to, run_pandoc
+from ...lang import Words
+from ...parse import Doc, api_version
+from ...parse.ast import keyval, stringify
+from ...parse.pandoc import ast_to, run_pandoc
 
 HIGHLIGHT_STYLE = "pygments"
 

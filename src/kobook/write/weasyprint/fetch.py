@@ -23,9 +23,9 @@ from urllib.request import url2pathname
 
 from weasyprint.urls import URLFetcher
 
-from ..boundary import within
-from ..errors import Diagnostic, Location
-from ..load import Book
+from ...boundary import within
+from ...errors import Diagnostic, Location
+from ...load import Book
 
 
 def local_path(url: str) -> Path | None:

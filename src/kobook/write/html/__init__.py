@@ -1,0 +1,1 @@
+"""The HTML writer: the book as an offline site, one page per chapter (``writer.py``)."""

@@ -1,0 +1,1 @@
+"""The XeLaTeX PDF engine: pandoc's LaTeX typeset by XeLaTeX (``writer.py``)."""

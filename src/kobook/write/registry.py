@@ -1,0 +1,116 @@
+"""The writers kobook has, each behind the same call (as mdBook's renderers are).
+
+A writer turns the transformed chapters into one output: a PDF (an *engine*,
+chosen with ``--engine`` or ``engine:`` in metadata.yaml) or the HTML site.
+Each is a :class:`Writer` here: its name, what it makes, a one-line summary,
+and :attr:`Writer.run` (one call for all: a :class:`Job` in, :class:`Written`
+out), which imports the writer's package only when it runs
+(importing WeasyPrint alone takes about a second), so the CLI, ``kobook
+doctor`` and the metadata check read this list without loading any writer.
+
+A new writer is a package under ``write/`` and one entry in :data:`WRITERS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..errors import Diagnostic, KobookError
+
+if TYPE_CHECKING:
+    from ..cache import Cache
+    from ..load import Book
+    from ..parse import Doc
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a writer is asked to write: the same for every writer, which ignores what it
+    has no use for."""
+
+    book: Book
+    docs: list[Doc]  # the chapters to write: one with --chapter
+    out: Path  # the PDF file, or the site's folder
+    cache: Cache
+    all_docs: list[Doc]  # the whole book: the site's links and sidebar
+    keep_going: bool = False  # recoverable errors become warnings
+    trusted: bool = False  # --trust: the book's raw LaTeX passes unscreened
+
+
+class Written(NamedTuple):
+    """What a writer made: the file to show (the PDF, the site's index page), its warnings."""
+
+    path: Path
+    problems: list[Diagnostic]
+
+
+@dataclass(frozen=True)
+class Writer:
+    name: str  # what --engine and ``engine:`` say (a PDF engine), or the format
+    output: str  # "pdf" or "html"
+    summary: str  # one line: what it does (the progress line while it runs, kobook doctor)
+    label: str  # its output in messages ("the HTML and WeasyPrint PDF outputs ignore it")
+    raw_latex: bool  # whether it uses the book's raw LaTeX (others note it once: TEX005)
+    run: Callable[[Job], Written] = field(repr=False, compare=False)  # imports the writer
+
+
+def _html(job: Job) -> Written:
+    from .html.writer import write_html
+
+    problems: list[Diagnostic] = []
+    index = write_html(job.book, job.docs, job.out, all_docs=job.all_docs, problems=problems)
+    return Written(index, problems)
+
+
+def _weasy(job: Job) -> Written:
+    from .weasyprint.writer import write_pdf
+
+    problems = write_pdf(job.book, job.docs, job.out, job.cache, keep_going=job.keep_going)
+    return Written(job.out, problems)
+
+
+def _xelatex(job: Job) -> Written:
+    from .latex.writer import write_pdf
+
+    problems = write_pdf(
+        job.book, job.docs, job.out, job.cache, keep_going=job.keep_going, trusted=job.trusted
+    )
+    return Written(job.out, problems)
+
+
+# The default PDF engine first.  Name, output, summary, label, raw LaTeX, run.
+WRITERS = (
+    Writer("weasyprint", "pdf", "laying out the PDF (WeasyPrint)", "WeasyPrint PDF", False, _weasy),
+    Writer(
+        "xelatex", "pdf", "typesetting the PDF (pandoc + XeLaTeX)", "XeLaTeX PDF", True, _xelatex
+    ),
+    Writer("html", "html", "writing the HTML book", "HTML", False, _html),
+)
+
+
+def writers() -> tuple[Writer, ...]:
+    """Every writer, the default PDF engine first."""
+    return WRITERS
+
+
+def pdf_engines() -> list[str]:
+    """The names of the writers that make a PDF, the default (weasyprint) first."""
+    return [writer.name for writer in WRITERS if writer.output == "pdf"]
+
+
+def get(name: str, output: str | None = None) -> Writer:
+    """The writer called ``name`` (of ``output``, when given); CFG005 naming the known ones."""
+    known = [writer for writer in WRITERS if output is None or writer.output == output]
+    for writer in known:
+        if writer.name == name:
+            return writer
+    raise KobookError(
+        f"unknown engine '{name}'",
+        code="CFG005",
+        hint="use " + " or ".join(f"--engine {writer.name}" for writer in known)
+        if output == "pdf"
+        else "known: " + ", ".join(f"{writer.name} ({writer.output})" for writer in known),
+    )

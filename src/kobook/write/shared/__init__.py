@@ -1,0 +1,1 @@
+"""What two or more writers use (see :mod:`kobook.write`)."""

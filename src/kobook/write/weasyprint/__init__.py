@@ -1,0 +1,1 @@
+"""The WeasyPrint PDF engine (the default): ``writer.py`` and its patches to WeasyPrint."""
