@@ -98,10 +98,23 @@ def glued_breaks(pdf_text: str, source: str) -> list[tuple[str, str]]:
     ``GPU 가`` never occurs in it, and at least one side of the join is not
     Hangul: a Latin word, number, inline code or math, or a bracket
     (``(row) / 을``, ``모델 / (LLM)의``).  Breaks after a hyphen, dash or slash
-    are allowed.  Pages (form feeds) are checked one by one.  A line starting
-    with punctuation alone is skipped: where math is an image (WeasyPrint),
-    poppler puts the text after it (``, 역전파``) on lines of its own.
+    are allowed, and so are breaks at a seam of an inline code name
+    (``DistributedData`` / ``Parallel은``: WeasyPrint's ``identifier_seams``).
+    Pages (form feeds) are checked one by one.  A line starting with punctuation
+    alone is skipped: where math is an image (WeasyPrint), poppler puts the text
+    after it (``, 역전파``) on lines of its own.
     """
+    from kobook.write.weasyprint.linebreak import identifier_seams
+
+    names = set(re.findall(r"`([^`\s]+)`", source))
+
+    def at_seam(last: str, first: str) -> bool:
+        return any(
+            last.endswith(name[:cut]) and first.startswith(name[cut:])
+            for name in names
+            for cut in identifier_seams(name)
+        )
+
     texts = _reader_text(source)
     words = {word for text in texts for word in text.split()}
     spaced = [" ".join(text.split()) for text in texts]
@@ -116,7 +129,9 @@ def glued_breaks(pdf_text: str, source: str) -> list[tuple[str, str]]:
                 continue
             if not re.search(r"\w", first):
                 continue  # a lone ",": poppler's reading order around math drawn as images
-            if last + first in words and not any(f"{last} {first}" in t for t in spaced):
+            if at_seam(last, first) or any(f"{last} {first}" in t for t in spaced):
+                continue
+            if last + first in words:
                 bad.append((last, first))
     return bad
 
