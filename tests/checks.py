@@ -772,3 +772,23 @@ def broken_names(pdf: Path, names: set[str]) -> list[tuple[str, str]]:
                     if this.endswith(name[:cut]) and following.startswith(name[cut:]):
                         found.append((name[:cut], name[cut:]))
     return found
+
+
+def outline_titles(pdf: Path, depth: int = 2) -> list[str]:
+    """Bookmark titles down to ``depth``, numbers (``3장``, ``2.1``) removed."""
+    from pypdf import PdfReader
+
+    titles: list[str] = []
+
+    def walk(items: list, level: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                if level < depth:
+                    walk(item, level + 1)
+                continue
+            title = re.sub(r"^\s*(?:\d+장|\d+(?:\.\d+)*)\s+", "", item.title).strip()
+            if title and title != "차례":
+                titles.append(squash(title))
+
+    walk(PdfReader(pdf).outline, 1)
+    return titles

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+import kobook
 from tests.imageserver import ImageServer, image_server
 
 REPO = Path(__file__).resolve().parent.parent
@@ -30,6 +31,25 @@ def need_corpus(path: Path) -> None:
 
 
 BookMaker = Callable[..., Path]
+
+
+@pytest.fixture(scope="session")
+def sample_build(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[[str], kobook.BuildResult]:
+    """The sample book's PDF through an engine, built once per engine for the whole run:
+    a WeasyPrint build takes about 40 s on CI's two cores, and several test modules read it
+    (read-only)."""
+    built: dict[str, kobook.BuildResult] = {}
+    cache = tmp_path_factory.mktemp("sample-cache")
+
+    def build(engine: str) -> kobook.BuildResult:
+        if engine not in built:
+            out = tmp_path_factory.mktemp(f"sample-{engine}")
+            built[engine] = kobook.build(REPO, ["pdf"], engine=engine, cache_dir=cache, out=out)
+        return built[engine]
+
+    return build
 
 
 @pytest.fixture

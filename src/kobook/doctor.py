@@ -94,6 +94,12 @@ def report(language: str = "ko") -> tuple[bool, str]:
         out.append(
             f"✗ no emoji font ({', '.join(EMOJI[:2])}): sudo apt-get install fonts-noto-color-emoji"
         )
+    try:
+        from importlib.metadata import version
+
+        out.append(f"✓ typst {version('typst')} (its compiler ships in the wheel: --engine typst)")
+    except Exception as exc:  # optional engine: reported, not required
+        out.append(f"✗ typst: {exc} (only needed for --engine typst: pip install typst)")
     for good, line in tex_report():
         mark = "✓" if good else "✗"
         out.append(f"   {mark} {line.strip()}" if line.startswith("  ") else f"{mark} {line}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -41,15 +42,8 @@ x = 1
 
 
 @pytest.fixture(scope="module")
-def sample_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    result = kobook.build(
-        REPO,
-        ["pdf"],
-        engine="weasyprint",
-        cache_dir=tmp_path_factory.mktemp("even-cache"),
-        out=tmp_path_factory.mktemp("even-out"),
-    )
-    return Path(result.outputs["pdf"])
+def sample_pdf(sample_build: Callable[[str], kobook.BuildResult]) -> Path:
+    return Path(sample_build("weasyprint").outputs["pdf"])
 
 
 def source_text() -> str:

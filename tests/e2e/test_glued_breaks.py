@@ -71,12 +71,12 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Path
             cache_dir=cache,
             out=tmp_path_factory.mktemp(f"glued-{engine}"),
         ).outputs["pdf"]
-        for engine in ("weasyprint", "xelatex")
+        for engine in ("weasyprint", "xelatex", "typst")
     }
     return source, pdfs
 
 
-@pytest.mark.parametrize("engine", ["weasyprint", "xelatex"])
+@pytest.mark.parametrize("engine", ["weasyprint", "xelatex", "typst"])
 def test_no_break_where_scripts_meet(built: tuple[str, dict[str, Path]], engine: str) -> None:
     source, pdfs = built
     pages = pdf_pages(pdfs[engine])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,36 +27,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def both(tmp_path_factory: pytest.TempPathFactory) -> dict[str, kobook.BuildResult]:
-    cache = tmp_path_factory.mktemp("engines-cache")
-    return {
-        engine: kobook.build(
-            REPO,
-            ["pdf"],
-            engine=engine,
-            cache_dir=cache,
-            out=tmp_path_factory.mktemp(f"out-{engine}"),
-        )
-        for engine in ("weasyprint", "xelatex")
-    }
-
-
-def outline_titles(pdf: Path, depth: int = 2) -> list[str]:
-    """Bookmark titles down to ``depth``, numbers (``3장``, ``2.1``) removed."""
-    titles: list[str] = []
-
-    def walk(items: list, level: int) -> None:
-        for item in items:
-            if isinstance(item, list):
-                if level < depth:
-                    walk(item, level + 1)
-                continue
-            title = re.sub(r"^\s*(?:\d+장|\d+(?:\.\d+)*)\s+", "", item.title).strip()
-            if title and title != "차례":
-                titles.append(squash(title))
-
-    walk(PdfReader(pdf).outline, 1)
-    return titles
+def both(sample_build: Callable[[str], kobook.BuildResult]) -> dict[str, kobook.BuildResult]:
+    return {engine: sample_build(engine) for engine in ("weasyprint", "xelatex")}
 
 
 def captions(pdf: Path) -> list[str]:
@@ -63,8 +36,8 @@ def captions(pdf: Path) -> list[str]:
 
 
 def test_headings_are_the_same_in_both_engines(both: dict[str, kobook.BuildResult]) -> None:
-    weasy = outline_titles(both["weasyprint"].outputs["pdf"])
-    latex = outline_titles(both["xelatex"].outputs["pdf"])
+    weasy = layout.outline_titles(both["weasyprint"].outputs["pdf"])
+    latex = layout.outline_titles(both["xelatex"].outputs["pdf"])
     assert len(weasy) >= 25
     assert weasy == latex
 

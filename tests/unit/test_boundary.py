@@ -278,7 +278,7 @@ def test_the_pdf_engine_may_read_the_book_the_cache_and_kobooks_downloads_only(
 
 
 def test_latex_work_folder_from_elsewhere_is_emptied(tmp_path: Path) -> None:
-    from kobook.write.latex.writer import Assets, own_workdir, remove_links
+    from kobook.write.shared.workdir import Assets, own_workdir, remove_links
 
     workdir = tmp_path / "latex" / "key"
     workdir.mkdir(parents=True)

@@ -139,3 +139,14 @@ def test_byte_spans_skip_spaces() -> None:
     text = "층의 all-gather를\u00a0현재"
     data = text.encode()
     assert [data[a:b].decode() for a, b in byte_spans(text)] == ["층의", "all-gather를", "현재"]
+
+
+def test_a_korean_word_in_a_comment_keeps_its_bracket() -> None:
+    """``값(`` / ``브로드캐스트)``: a wrap in a comment follows the particle rule of prose."""
+    line = "    // 같은 값(브로드캐스트), B[k*N+col]은 연속 주소"
+    assert not passes.code_break(line, line.index("브"))
+    assert not passes.code_break(line, line.index("은"))  # ]은: bracket and particle
+    assert passes.code_break(line, line.index("값"))  # at a space
+    for columns in range(24, 48):  # narrower, the word is longer than a line and is cut
+        for before, after in itertools.pairwise(wrap_code_line(line, columns)):
+            assert not passes.glued(before[-1:], after.lstrip()[2:][:1]), (columns, before)

@@ -29,7 +29,7 @@ from kobook.parse.ast import copy_tree, iter_nodes
 from kobook.transform import transform_book
 from kobook.transform.image_files import unreadable_image
 from kobook.write.html import writer as html_writer
-from kobook.write.latex.assets import convert_image
+from kobook.write.shared.imagefiles import convert_image
 from kobook.write.shared.passes import without_separators
 from kobook.write.shared.templates import environment
 from tests.conftest import BookMaker, spy

@@ -8,9 +8,10 @@ import pytest
 
 from kobook.cache import Cache
 from kobook.load import load_book
-from kobook.write.latex.writer import own_running_heads, stix_math_font
+from kobook.write.latex.writer import own_running_heads
 from kobook.write.shared import mathsvg
 from kobook.write.shared.layout import PageLayout
+from kobook.write.shared.mathsvg import stix_math_font
 from kobook.write.weasyprint.writer import figure_height, math_font_problems, sides
 from tests.conftest import BookMaker
 

@@ -19,7 +19,7 @@ from tests.conftest import BookMaker
 
 def test_every_engine_and_the_html_writer_are_registered() -> None:
     outputs = {writer.name: writer.output for writer in registry.writers()}
-    assert outputs == {"weasyprint": "pdf", "xelatex": "pdf", "html": "html"}
+    assert outputs == {"weasyprint": "pdf", "xelatex": "pdf", "typst": "pdf", "html": "html"}
     for writer in registry.writers():
         assert writer.summary and "\n" not in writer.summary
         assert registry.get(writer.name) is writer
@@ -28,7 +28,7 @@ def test_every_engine_and_the_html_writer_are_registered() -> None:
 def test_pdf_engines_default_first() -> None:
     engines = registry.pdf_engines()
     assert engines[0] == "weasyprint"
-    assert sorted(engines) == ["weasyprint", "xelatex"]
+    assert sorted(engines) == ["typst", "weasyprint", "xelatex"]
     assert Config(raw={}).engine == "weasyprint"  # no engine: in metadata
     build = cli.main.commands["build"]
     [engine] = [p for p in build.params if p.name == "engine"]
@@ -41,18 +41,20 @@ def test_unknown_name_is_a_clear_error() -> None:
     text = str(info.value)
     assert info.value.code == "CFG005"
     assert "nope" in text
-    for name in ("weasyprint", "xelatex", "html"):
+    for name in ("weasyprint", "xelatex", "typst", "html"):
         assert name in text
     with pytest.raises(KobookError) as info:
         registry.get("html", output="pdf")  # a writer, but not a PDF engine
-    assert "--engine weasyprint or --engine xelatex" in str(info.value)
+    assert "--engine weasyprint or --engine xelatex or --engine typst" in str(info.value)
 
 
 def test_listing_the_writers_imports_none() -> None:
     code = (
         "import sys, kobook.cli, kobook.doctor, kobook.load.config, kobook.write.registry\n"
         "loaded = [m for m in sys.modules if m.startswith('weasyprint')"
-        " or m.split('.')[:3] in (['kobook', 'write', 'html'], ['kobook', 'write', 'latex'])]\n"
+        " or m == 'typst'"
+        " or m.split('.')[:3] in (['kobook', 'write', 'html'], ['kobook', 'write', 'latex'],"
+        " ['kobook', 'write', 'typst'])]\n"
         "assert not loaded, loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
@@ -61,6 +63,7 @@ def test_listing_the_writers_imports_none() -> None:
 def test_doctor_lists_the_engines() -> None:
     line = engines_line()
     assert "weasyprint (default)" in line and "xelatex" in line and "html" in line
+    assert "typst" in line
 
 
 def test_cli_unknown_engine_is_a_message(make_book: BookMaker) -> None:
@@ -68,7 +71,8 @@ def test_cli_unknown_engine_is_a_message(make_book: BookMaker) -> None:
     result = CliRunner().invoke(cli.main, ["build", "--engine", "nope", "--project", str(root)])
     assert result.exit_code != 0
     assert "nope" in result.output and "weasyprint" in result.output
-    assert "xelatex" in result.output and "Traceback" not in result.output
+    assert "xelatex" in result.output and "typst" in result.output
+    assert "Traceback" not in result.output
     assert not (root / "dist").exists()
 
 
@@ -80,7 +84,7 @@ def test_metadata_unknown_engine_is_a_clear_error(
         load_config(root / "metadata.yaml")
     assert info.value.code == "CFG005"
     assert info.value.diagnostic.location.line > 0
-    assert "'nope'" in str(info.value) and "weasyprint, xelatex" in str(info.value)
+    assert "'nope'" in str(info.value) and "weasyprint, xelatex, typst" in str(info.value)
     # What the user sees from ``kobook build``: one message, exit 1, no traceback.
     monkeypatch.setattr(sys, "argv", ["kobook", "build", "-q", "--project", str(root)])
     with pytest.raises(SystemExit) as exit_info:

@@ -1,4 +1,4 @@
-"""Column widths of XeLaTeX tables (``latex.writer.table_widths``): no column narrower
+"""Column widths of XeLaTeX tables (``shared.tables.table_widths``): no column narrower
 than its longest word (issue 11: ``그래디언트`` ran 12 pt into the next cell)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from kobook.parse.pandoc import markdown_to_ast
-from kobook.write.latex.writer import CELL_SCALE, TABCOLSEP, UNIT_EM, at_least, table_widths
+from kobook.write.shared.tables import CELL_SCALE, TABCOLSEP, UNIT_EM, at_least, table_widths
 
 # A pipe table whose dashes give the first column 5 % of the width (pandoc's rule
 # for pipe tables with a line longer than the page).

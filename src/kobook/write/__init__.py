@@ -11,11 +11,15 @@ doctor`` and the ``engine:`` check read it)::
                   layout and PDF output (breaks, figures, justify, linebreak, relayout,
                   subset, svgreplay, images, reproducible), fetch.py (what it may read),
                   printready.py (images flattened for print)
-    latex/        the XeLaTeX PDF engine: writer.py, assets.py (images XeLaTeX reads),
-                  screen.py (the book's raw TeX screened), fontcoverage.py (font fallback)
-    shared/       what two or more writers use: passes over the AST, fonts, page layout,
-                  math drawn as SVG, code wrapping, HTML sanitizing and block-by-block
-                  HTML, templates, and latexmeta.py
+    latex/        the XeLaTeX PDF engine: writer.py, screen.py (the book's raw TeX screened)
+    typst/        the Typst PDF engine: writer.py (pandoc's Typst markup, Korean words in
+                  boxes, compiled in-process by the ``typst`` wheel)
+    shared/       what two or more writers use: passes over the AST, fonts and which
+                  characters they cover (fontcoverage.py), page layout, math drawn as SVG,
+                  code wrapping, HTML sanitizing and block-by-block HTML, templates,
+                  table column widths (tables.py), images converted for compilers that
+                  read PDF/PNG/JPEG (imagefiles.py), a compiler's working folder in the
+                  cache (workdir.py), and latexmeta.py
 
 What goes where: a module one writer uses lives in that writer's package; one
 that two or more use lives in ``shared/``.  A writer imports from ``shared/``
@@ -27,5 +31,5 @@ the other outputs ignore (TEX005).
 
 Templates stay in ``kobook/templates/`` (package data, overridden file by file
 by the book's ``templates/``); each writer names its folder there in its
-``TEMPLATES`` constant (``html``, ``pdf``, ``latex``).
+``TEMPLATES`` constant (``html``, ``pdf``, ``latex``, ``typst``).
 """

@@ -81,12 +81,20 @@ def _xelatex(job: Job) -> Written:
     return Written(job.out, problems)
 
 
+def _typst(job: Job) -> Written:
+    from .typst.writer import write_pdf
+
+    problems = write_pdf(job.book, job.docs, job.out, job.cache, keep_going=job.keep_going)
+    return Written(job.out, problems)
+
+
 # The default PDF engine first.  Name, output, summary, label, raw LaTeX, run.
 WRITERS = (
     Writer("weasyprint", "pdf", "laying out the PDF (WeasyPrint)", "WeasyPrint PDF", False, _weasy),
     Writer(
         "xelatex", "pdf", "typesetting the PDF (pandoc + XeLaTeX)", "XeLaTeX PDF", True, _xelatex
     ),
+    Writer("typst", "pdf", "typesetting the PDF (pandoc + Typst)", "Typst PDF", False, _typst),
     Writer("html", "html", "writing the HTML book", "HTML", False, _html),
 )
 

@@ -45,8 +45,10 @@ from ...parse.pandoc import run_pandoc
 from ...reproducible import latex_environment
 from ...transform.leaks import html_leaks
 from ..shared import passes
-from ..shared.common import atomic_output, part_titles
+from ..shared.common import atomic_output, chapter_at, part_titles
+from ..shared.fontcoverage import covers, fallback_family
 from ..shared.fonts import resolve_fonts
+from ..shared.imagefiles import convert_image, emoji_image
 from ..shared.latexmeta import (
     BEGIN_INCLUDES,
     END_INCLUDES,
@@ -61,10 +63,11 @@ from ..shared.latexmeta import (
 )
 from ..shared.layout import page_layout, points
 from ..shared.mathsvg import math_font as default_math_font
+from ..shared.mathsvg import stix_math_font
 from ..shared.sanitize import sanitize_blocks
+from ..shared.tables import table_widths
 from ..shared.templates import BUILTIN
-from .assets import convert_image, emoji_image
-from .fontcoverage import covers, fallback_family
+from ..shared.workdir import Assets, own_workdir, remove_links
 from .screen import (
     TRUST_HINT,
     Policy,
@@ -244,28 +247,14 @@ def text_in_math(tex: str) -> str:
 def callouts(blocks: Blocks) -> Blocks:
     """``Div.callout`` → the template's ``kocallout`` box with a bold title line."""
 
-    def action(node: dict[str, Any]) -> Any:
-        if node["t"] != "Div" or "callout" not in node["c"][0][1]:
-            return None
-        kind = next(
-            (c.removeprefix("callout-") for c in node["c"][0][1] if c.startswith("callout-")),
-            "note",
-        )
-        body = node["c"][1]
-        title: list[dict[str, Any]] = []
-        if body and body[0]["t"] == "Div" and "callout-title" in body[0]["c"][0][1]:
-            title = [i for b in body[0]["c"][1] for i in b.get("c", [])]
-            body = body[1:]
-        inner = walk(body, action)
-        heading = [{"t": "Para", "c": [{"t": "Strong", "c": title}]}] if title else []
+    def box(kind: str, content: Blocks) -> Blocks:
         return [
             raw_block("latex", f"\\begin{{kocallout}}[kocallout-{kind}]"),
-            *heading,
-            *inner,
+            *content,
             raw_block("latex", "\\end{kocallout}"),
         ]
 
-    return walk(blocks, action)
+    return passes.boxed_callouts(blocks, box)
 
 
 # kobook's own commands for the constructs dialects emit, and MathJax's own math
@@ -321,98 +310,6 @@ def book_blocks(blocks: Blocks, italic_abstract: bool) -> Blocks:
 def part_page(title: str) -> Blocks:
     """A part's title on a recto page of its own, in the TOC and the bookmarks (KOMA)."""
     return [raw_block("latex", f"\\addpart{{{latex_escape(title)}}}")] if title else []
-
-
-class Assets:
-    """The files XeLaTeX reads (images, emoji), by names inside its working folder.
-
-    XeLaTeX runs with kpathsea in paranoid mode (:func:`run_xelatex`), which
-    refuses absolute and ``../`` paths: each file kobook checked (inside the
-    book or the cache) gets a link ``assets/<hash><suffix>`` in the working
-    folder, made just before the run (:meth:`link`).
-    """
-
-    FOLDER = "assets"
-
-    def __init__(self, cache: Path | None = None, book: Path | None = None) -> None:
-        self.files: dict[str, Path] = {}
-        # The cache first: it may be inside the book (.kobook-cache/) or not (--cache-dir).
-        pairs = (("cache", cache), ("book", book))
-        self.roots = {tag: root.resolve() for tag, root in pairs if root is not None}
-
-    def name(self, path: Path) -> str:
-        """The name the LaTeX source uses for ``path`` (see :meth:`key`)."""
-        resolved = path.resolve()
-        name = f"{self.FOLDER}/{self.key(resolved)}{resolved.suffix.lower()}"
-        self.files[name] = resolved
-        return name
-
-    def key(self, resolved: Path) -> str:
-        """A hash of the file's path inside the cache (entries are named by what they were
-        made from) or the book, else of its bytes: never of its absolute path, which
-        differs between checkouts and would change the PDF (the order of xdvipdfmx's
-        image objects follows these names; kobook.reproducible)."""
-        for tag, root in self.roots.items():
-            if resolved.is_relative_to(root):
-                text = f"{tag}:{resolved.relative_to(root).as_posix()}"
-                return hashlib.sha256(text.encode()).hexdigest()[:16]
-        try:
-            return hashlib.sha256(resolved.read_bytes()).hexdigest()[:16]
-        except OSError:  # XeLaTeX reports the missing file
-            return hashlib.sha256(str(resolved).encode()).hexdigest()[:16]
-
-    def link(self, workdir: Path) -> None:
-        """Make ``workdir/assets/`` hold exactly the links to :attr:`files`."""
-        folder = workdir / self.FOLDER
-        if folder.is_symlink() or folder.is_file():
-            folder.unlink()
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-        for name, target in self.files.items():
-            os.symlink(target, workdir / name)
-
-
-MADE_HERE = ".kobook-made-here"
-
-
-def own_workdir(workdir: Path) -> None:
-    """Empty the LaTeX working folder unless kobook made it on this machine.
-
-    LaTeX runs ``book.aux`` (and ``.toc``, ``.out``) before the book itself, and
-    latexmk trusts the PDF it finds: a ``.kobook-cache/`` committed to the
-    repository must not supply them.  The mark is a hash of the folder's device
-    and inode, the user and the host, which a repository cannot carry.
-    """
-    workdir.mkdir(parents=True, exist_ok=True)
-    marker = workdir / MADE_HERE
-    made_here = not marker.is_symlink() and marker.is_file()
-    if made_here and marker.read_text("utf-8", "replace") == folder_mark(workdir):
-        return
-    shutil.rmtree(workdir)
-    workdir.mkdir(parents=True)
-    marker.write_text(folder_mark(workdir), encoding="utf-8")
-
-
-def folder_mark(folder: Path) -> str:
-    import socket
-
-    info = folder.stat()
-    user = os.getuid() if hasattr(os, "getuid") else 0
-    return hashlib.sha256(
-        f"{info.st_dev}:{info.st_ino}:{user}:{socket.gethostname()}".encode()
-    ).hexdigest()
-
-
-def remove_links(workdir: Path) -> None:
-    """Remove symlinks from the LaTeX working folder (kobook makes its own in ``assets/``).
-
-    A link there would let TeX read outside it: kpathsea checks names, not targets.
-    """
-    for folder, subfolders, files in os.walk(workdir):
-        for name in subfolders + files:
-            path = Path(folder, name)
-            if path.is_symlink():
-                path.unlink()
 
 
 def spans(
@@ -531,84 +428,6 @@ def cjk_spaces(blocks: Blocks) -> Blocks:
 
     fix(blocks)
     return blocks
-
-
-def display_width(text: str) -> int:
-    """Rough width in Latin-letter units (Hangul and other wide characters count 2)."""
-    return sum(2 if ord(c) > 0x2E80 else 1 for c in text)
-
-
-# Table cells: \footnotesize (0.8 × the body size), \tabcolsep 6pt on each side; a
-# Latin-letter unit of display_width is about half an em.
-CELL_SCALE = 0.8
-TABCOLSEP = 6.0
-UNIT_EM = 0.55
-
-
-def table_widths(
-    blocks: Blocks, line: int = 64, text_width: float | None = None, body_size: float = 10.0
-) -> Blocks:
-    """Give wide tables relative column widths so LaTeX wraps cells (``p{}`` columns).
-
-    pandoc keeps pipe tables at their natural width, which runs off the page
-    when the cells are long; browsers and WeasyPrint shrink tables on their own.
-    With ``text_width`` (points), no column of a table with widths (pandoc's,
-    from a pipe table's dashes, or ours) is narrower than its longest word:
-    ``그래디언트`` in a column of 5 % ran 12 pt into the next cell.
-    """
-    for node in iter_nodes(blocks):
-        if node["t"] != "Table":
-            continue
-        colspecs = node["c"][2]
-        widths = [0] * len(colspecs)
-        words = [0] * len(colspecs)
-        rows = list(node["c"][3][1])
-        for body in node["c"][4]:
-            rows += body[3]
-        for row in rows:
-            for index, cell in enumerate(row[1][: len(widths)]):
-                text = stringify(cell[4])
-                widths[index] = max(widths[index], display_width(text))
-                longest = max((display_width(w) for w in text.split()), default=0)
-                words[index] = max(words[index], longest)
-        if any(spec[1]["t"] != "ColWidthDefault" for spec in colspecs):
-            shares = [
-                float(spec[1]["c"]) if spec[1]["t"] == "ColWidth" else 1 / len(colspecs)
-                for spec in colspecs
-            ]
-        elif sum(widths) + 3 * len(widths) <= line:
-            continue  # natural widths: LaTeX sizes the columns to their content
-        else:
-            shares = [max(w, 8) for w in widths]
-        fractions = [0.98 * share / sum(shares) for share in shares]
-        if text_width:
-            room = text_width - 2 * TABCOLSEP * len(colspecs)
-            size = CELL_SCALE * body_size
-            least = [(w * UNIT_EM * size + 1.0) / room for w in words] if room > 0 else []
-            fractions = at_least(fractions, least) if least else fractions
-        for spec, fraction in zip(colspecs, fractions, strict=True):
-            spec[1] = {"t": "ColWidth", "c": round(fraction, 4)}
-    return blocks
-
-
-def at_least(fractions: list[float], least: list[float]) -> list[float]:
-    """``fractions`` (summing to ``total``) with each at least its ``least``, the others
-    shrunk in proportion to make room.  When the minimums alone are more than the
-    table's width, they share it in their proportions (the table stays on the page)."""
-    total = sum(fractions)
-    if sum(least) >= total:
-        return [total * m / sum(least) for m in least]
-    fixed: dict[int, float] = {}
-    while True:
-        free = [i for i in range(len(fractions)) if i not in fixed]
-        room = total - sum(fixed.values())
-        weight = sum(fractions[i] for i in free)
-        scaled = {i: room * fractions[i] / weight for i in free} if weight else {}
-        short = [i for i in free if scaled[i] < least[i]]
-        if not short:
-            return [fixed.get(i, scaled.get(i, 0.0)) for i in range(len(fractions))]
-        for i in short:
-            fixed[i] = least[i]
 
 
 def unnumbered_chapters(blocks: Blocks, doc: Doc) -> Blocks:
@@ -907,14 +726,6 @@ def fontspec_font(family: str) -> dict[str, str]:
     return {"name": Raw(path.name), "options": Raw(options)}
 
 
-def stix_math_font() -> str:
-    """STIX Two Math as shipped inside ziamath (a dependency): no system font needed."""
-    import ziamath
-
-    path = Path(ziamath.__file__).parent / "fonts" / "STIXTwoMath-Regular.ttf"
-    return str(path) if path.is_file() else ""
-
-
 def template_path(book: Book) -> Path:
     """The book's ``templates/latex/book.latex`` (inside the book: SEC001), else kobook's."""
     own = book.root / "templates" / TEMPLATES / "book.latex"
@@ -1184,17 +995,6 @@ def run_xelatex(tex: Path, epoch: int | None = None) -> subprocess.CompletedProc
     )
 
 
-def chapter_at(latex: str, line: int) -> str:
-    """The chapter id whose marker is closest above ``line`` of the LaTeX source."""
-    chapter = ""
-    for number, text in enumerate(latex.splitlines(), 1):
-        if number > line:
-            break
-        if text.startswith(CHAPTER_MARK):
-            chapter = text[len(CHAPTER_MARK) :].strip()
-    return chapter
-
-
 def latex_error(log: str, latex: str, book: Book, log_path: Path | None = None) -> KobookError:
     """The first LaTeX error: its message, the ``l.NNN`` line, and where it came from.
 
@@ -1270,7 +1070,7 @@ def error_origin(lines: list[str], line: int, package: str, book: Book) -> tuple
         return f"from header-includes in {where_name(where)}", where
     if begin and line < begin:
         return f"in the preamble of {template_name}", template
-    chapter_id = chapter_at("\n".join(lines), line)
+    chapter_id = chapter_at("\n".join(lines), line, CHAPTER_MARK)
     chapter = next((c for c in book.chapters if c.id == chapter_id), None)
     if chapter is None:
         where = Location(config.path)

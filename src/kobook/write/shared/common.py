@@ -151,3 +151,15 @@ def atomic_directory(path: Path) -> Iterator[Path]:
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def chapter_at(source: str, line: int, mark: str) -> str:
+    """The id of the chapter whose ``mark`` line (``% kobook-chapter: id``) is closest above
+    ``line`` of a generated source: where an engine's error came from."""
+    chapter = ""
+    for number, text in enumerate(source.splitlines(), 1):
+        if number > line:
+            break
+        if text.startswith(mark):
+            chapter = text[len(mark) :].strip()
+    return chapter

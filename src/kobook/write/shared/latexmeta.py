@@ -534,3 +534,12 @@ def log_tail(log: str, count: int = 3) -> str:
     ]
     telling = [line for line in useful if re.search(r"rror|[Ff]atal|[Ee]mergency|not found", line)]
     return " | ".join((telling or useful)[-count:])[:300]
+
+
+def sides(config: Any) -> dict[str, bool]:
+    """Two-sided, chapters on right-hand pages, unless ``classoption`` says ``oneside``
+    or ``openany``: the same keys, read the same way, as the XeLaTeX engine's scrbook
+    (an option it cannot honour is reported there, TEX004, not here)."""
+    settings = class_options(config.get("documentclass"), config.get("classoption"))
+    twoside = settings.sides == "twoside"
+    return {"twoside": twoside, "openright": twoside and settings.open == "right"}

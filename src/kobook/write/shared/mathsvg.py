@@ -21,6 +21,7 @@ import html
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from ...cache import Cache, digest
 from ...errors import Location
@@ -84,6 +85,25 @@ def math_font(name: str | None = None) -> str | None:
     """The math font file for ``name`` (``mathfont:``), else the default's; None means
     STIX Two Math, the font ziamath ships (always there)."""
     return font_file(name or DEFAULT_MATH_FONT)
+
+
+def stix_math_font() -> str:
+    """STIX Two Math as shipped inside ziamath (a dependency): no system font needed."""
+    import ziamath
+
+    path = Path(ziamath.__file__).parent / "fonts" / "STIXTwoMath-Regular.ttf"
+    return str(path) if path.is_file() else ""
+
+
+def math_family(name: str | None = None) -> tuple[str, str]:
+    """The math font's family and, when it is not installed, the folder of its file
+    (ziamath's STIX Two Math): the same font the WeasyPrint and XeLaTeX engines use."""
+    if name:
+        return name, ""
+    if math_font():
+        return DEFAULT_MATH_FONT, ""
+    stix = stix_math_font()
+    return "STIX Two Math", str(Path(stix).parent) if stix else ""
 
 
 def font_key(font: str | None) -> str:

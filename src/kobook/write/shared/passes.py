@@ -587,7 +587,8 @@ def code_width(text: str) -> int:
 def code_break(text: str, end: int) -> bool:
     """Whether a code line may break before ``text[end]``: at a space, after ``,`` ``(`` etc.
 
-    Not inside a run of marks (``--``, ``->``, ``==``, ``**``) and not after a sign
+    Not where a Korean word meets a bracket or Latin text (:func:`glued`), not
+    inside a run of marks (``--``, ``->``, ``==``, ``**``) and not after a sign
     that starts a token (``--nproc_per_node``, ``-1``, ``*args``): those belong to
     the word after them; nor inside a number (``1.0e-4``).
     """
@@ -597,6 +598,8 @@ def code_break(text: str, end: int) -> bool:
     following = text[end : end + 1]
     if following == " " or char == " ":
         return True
+    if glued(char, following):
+        return False  # a Korean word in a comment keeps its bracket: 값(브로드캐스트)
     if char not in BREAK_AFTER_CODE or following in BREAK_AFTER_CODE:
         return False
     before = text[end - 2 : end - 1]
@@ -669,3 +672,28 @@ def wrap_code(blocks: Blocks, columns: int) -> Blocks:
             lines = [p for line in text.split("\n") for p in wrap_code_line(line, columns)]
             node["c"][1] = "\n".join(lines)
     return blocks
+
+
+def boxed_callouts(
+    blocks: Blocks, box: Callable[[str, list[dict[str, Any]]], list[dict[str, Any]]]
+) -> Blocks:
+    """``Div.callout`` (its kind from ``callout-<kind>``, ``note`` by default) → ``box(kind,
+    blocks)``: the engine's box around a bold title line (the callout's ``callout-title``
+    div) and the callout's own blocks, inner callouts first."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Div" or "callout" not in node["c"][0][1]:
+            return None
+        kind = next(
+            (c.removeprefix("callout-") for c in node["c"][0][1] if c.startswith("callout-")),
+            "note",
+        )
+        body = node["c"][1]
+        title: list[dict[str, Any]] = []
+        if body and body[0]["t"] == "Div" and "callout-title" in body[0]["c"][0][1]:
+            title = [i for b in body[0]["c"][1] for i in b.get("c", [])]
+            body = body[1:]
+        heading = [{"t": "Para", "c": [{"t": "Strong", "c": title}]}] if title else []
+        return box(kind, [*heading, *walk(body, action)])
+
+    return walk(blocks, action)

@@ -28,7 +28,7 @@ from ..shared import codewrap, passes
 from ..shared.blockhtml import BlockHtml
 from ..shared.common import atomic_output, blocks_to_html, highlight_css, part_titles, toc_entries
 from ..shared.fonts import resolve_fonts
-from ..shared.latexmeta import class_options
+from ..shared.latexmeta import sides
 from ..shared.layout import PageLayout, page_layout
 from ..shared.mathsvg import MathError, formula_location, math_font, math_key, render_math
 from ..shared.sanitize import sanitize_blocks
@@ -278,15 +278,6 @@ def figure_height(layout: PageLayout) -> str:
     text = millimetres(layout.height) - millimetres(layout.top) - millimetres(layout.bottom)
     caption = 3 * layout.line_height * millimetres(layout.font_size)
     return f"{max(text - caption, 40.0):.1f}mm"
-
-
-def sides(config: Config) -> dict[str, bool]:
-    """Two-sided, chapters on right-hand pages, unless ``classoption`` says ``oneside``
-    or ``openany``: the same keys, read the same way, as the XeLaTeX engine's scrbook
-    (an option it cannot honour is reported there, TEX004, not here)."""
-    settings = class_options(config.get("documentclass"), config.get("classoption"))
-    twoside = settings.sides == "twoside"
-    return {"twoside": twoside, "openright": twoside and settings.open == "right"}
 
 
 def word_break(config: Config) -> str:

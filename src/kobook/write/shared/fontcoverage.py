@@ -13,7 +13,7 @@ import functools
 import shutil
 
 from ... import limits, tools
-from ..shared.fonts import fontconfig
+from .fonts import fontconfig
 
 PREFERRED = (
     "DejaVu Sans",

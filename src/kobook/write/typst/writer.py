@@ -1,0 +1,681 @@
+"""The Typst engine: pandoc's Typst writer, kobook's passes, and the ``typst`` compiler.
+
+The route Quarto's ``typst`` format takes, from the same transformed chapters the
+other engines get: kobook's passes rewrite what Typst would get wrong (Korean
+words, callouts, equation numbers, captions that already carry their numbers,
+resolved citations), pandoc writes Typst markup into kobook's template, and the
+compiler from the ``typst`` wheel (no network, no ``@preview`` packages) writes the
+PDF in-process.  Pandoc's writer is used rather than one of our own: it knows
+Typst's escaping and its math, which a second writer would have to relearn.
+
+Typst breaks Korean between any two syllables (typst/typst#1164); every word
+that holds Hangul goes into a ``box`` (:func:`word_boxes`), so lines break
+between words and the text readers copy has no invisible characters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from ...boundary import inside, within
+from ...cache import Cache
+from ...errors import Diagnostic, KobookError, Location
+from ...korean.hangul import has_hangul
+from ...lang import language_of
+from ...load import Book
+from ...parse import Doc, api_version
+from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, stringify, walk
+from ...parse.pandoc import run_pandoc
+from ...transform.leaks import html_leaks
+from ..shared import passes
+from ..shared.common import atomic_output, chapter_at, part_titles
+from ..shared.fontcoverage import covers, fallback_family
+from ..shared.fonts import resolve_fonts
+from ..shared.imagefiles import convert_image
+from ..shared.latexmeta import sides
+from ..shared.layout import page_layout, points
+from ..shared.mathsvg import math_family
+from ..shared.sanitize import sanitize_blocks
+from ..shared.tables import SCALE_KEY, TABCOLSEP, table_widths
+from ..shared.templates import environment
+from ..shared.workdir import Assets, own_workdir, remove_links
+
+Blocks = list[dict[str, Any]]
+TEMPLATES = "typst"
+CHAPTER_END = {"t": "RawBlock", "c": ["typst", "#metadata(none) <kobook-chapter-end>"]}
+CHAPTER_MARK = "// kobook-chapter: "
+# Image formats the compiler reads itself; others go through convert_image.
+NATIVE_IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".pdf")
+CALLOUT_COLOURS = {
+    "note": "1F4E8C",
+    "tip": "2E7D32",
+    "warning": "B26A00",
+    "caution": "B26A00",
+    "important": "8E24AA",
+    "takeaway": "00796B",
+    "details": "8A94A3",
+}
+
+
+def escape(text: str) -> str:
+    """``text`` as a Typst string literal's content."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def markup(text: str) -> str:
+    """``text`` as Typst markup (escaped characters with a meaning there)."""
+    return re.sub(r"([\\#\[\]*_`$<>@~/=+\-])", r"\\\1", text)
+
+
+# --- Korean words ----------------------------------------------------------------------
+
+SPACES = frozenset(("Space", "SoftBreak", "LineBreak"))
+# A run with one of these in it is not boxed: a box would hold the footnote's text, the
+# image, or a line break.
+UNBOXED = frozenset(("Note", "Image", "LineBreak", "RawInline"))
+CONTAINERS = {
+    "Emph": None,
+    "Underline": None,
+    "Strong": None,
+    "Strikeout": None,
+    "Superscript": None,
+    "Subscript": None,
+    "SmallCaps": None,
+    "Span": 1,
+    "Link": 1,
+}
+
+
+def inner(node: dict[str, Any]) -> list[Any] | None:
+    """The inlines a container node holds (None: not a container)."""
+    if node["t"] not in CONTAINERS:
+        return None
+    index = CONTAINERS[node["t"]]
+    return node["c"] if index is None else node["c"][index]
+
+
+QUOTES = {"SingleQuote": ("\u2018", "\u2019"), "DoubleQuote": ("\u201c", "\u201d")}
+
+
+def with_inner(node: dict[str, Any], content: list[Any], first: bool) -> dict[str, Any]:
+    """A copy of container ``node`` holding ``content``; only the first piece keeps an id."""
+    index = CONTAINERS[node["t"]]
+    if index is None:
+        return {"t": node["t"], "c": content}
+    head = list(node["c"][:index])
+    if not first and head and isinstance(head[0], list) and head[0] and head[0][0]:
+        head[0] = ["", *head[0][1:]]
+    return {"t": node["t"], "c": [*head, content, *node["c"][index + 1 :]]}
+
+
+def distribute(items: list[Any]) -> list[Any]:
+    """Containers split at their spaces: ``**액티베이션 재계산(…)**이다`` →
+    ``**액티베이션** **재계산(…)**이다``, so that every word, even one that runs out of
+    emphasis or a link into its particle, is a run of touching inlines a box can hold.
+    A quote becomes its marks as text first (``“``, ``”``)."""
+    out: list[Any] = []
+    for item in items:
+        if item["t"] == "Quoted":
+            opening, closing = QUOTES.get(item["c"][0]["t"], ("\u201c", "\u201d"))
+            out += distribute(
+                [{"t": "Str", "c": opening}, *item["c"][1], {"t": "Str", "c": closing}]
+            )
+            continue
+        content = inner(item)
+        if content is None:
+            out.append(item)
+            continue
+        flat = distribute(content)
+        if not any(n["t"] in SPACES for n in flat):
+            out.append(with_inner(item, flat, True))
+            continue
+        piece: list[Any] = []
+        first = True
+        for node in flat:
+            if node["t"] in SPACES:
+                if piece:
+                    out.append(with_inner(item, piece, first))
+                    first = False
+                out.append(node)
+                piece = []
+            else:
+                piece.append(node)
+        if piece:
+            out.append(with_inner(item, piece, first))
+    return out
+
+
+def box_words(items: list[Any]) -> list[Any]:
+    """Every word (a run of touching inlines between spaces) that holds Hangul, in a
+    ``#box[…]``: Typst then breaks lines only between words, particles stay with the
+    Latin word, number, code or bracket before them (``GPU를``, ``(LLM)의``), and the
+    text holds no invisible character.  Containers are split at their spaces first
+    (:func:`distribute`); a footnote, an image or raw markup ends a run."""
+    out: list[Any] = []
+    run: list[Any] = []
+
+    def flush() -> None:
+        if run and has_hangul(stringify(run)):
+            out.extend(boxed(run))
+        else:
+            out.extend(run)
+        run.clear()
+
+    for item in distribute(items):
+        if item["t"] in SPACES or item["t"] in UNBOXED or is_chapter_number(item):
+            flush()
+            if item["t"] == "Note":
+                item["c"] = box_blocks(item["c"])
+            out.append(item)
+        else:
+            run.append(item)
+    flush()
+    return out
+
+
+def boxed(inlines: list[Any]) -> list[Any]:
+    """``inlines`` in one ``#box[…]``: no line break inside."""
+    return [raw_inline("typst", "#box["), *inlines, raw_inline("typst", "]")]
+
+
+def is_chapter_number(node: dict[str, Any]) -> bool:
+    return node["t"] == "Span" and "chapter-number" in node["c"][0][1]
+
+
+def box_blocks(blocks: Blocks) -> Blocks:
+    """:func:`box_words` on every paragraph, heading, caption and term of ``blocks``."""
+
+    def action(node: dict[str, Any]) -> Any:
+        kind = node["t"]
+        if kind in ("Para", "Plain"):
+            return {"t": kind, "c": box_words(node["c"])}
+        if kind == "Header":
+            level, attrs, inlines = node["c"]
+            return {"t": kind, "c": [level, attrs, box_words(inlines)]}
+        if kind in ("CodeBlock", "RawBlock"):
+            return node
+        return None
+
+    return walk(blocks, action)
+
+
+# --- What Typst would print wrongly ----------------------------------------------------
+
+
+def resolved_citations(blocks: Blocks) -> Blocks:
+    """Cites are already rendered by citeproc (transform/citations.py): their text, not
+    Typst's own ``#cite``, which needs a bibliography file."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] == "Cite":
+            return {"t": "Span", "c": [["", [], []], walk(node["c"][1], action)]}
+        return None
+
+    return walk(blocks, action)
+
+
+def foreign_raw(blocks: Blocks, chapter: Any, problems: list[Diagnostic]) -> Blocks:
+    """Raw Typst from the book is dropped (it could read any file the compiler may):
+    TYP003, once per chapter.  Raw HTML and LaTeX are reported by LEAK002 elsewhere."""
+    dropped = 0
+
+    def action(node: dict[str, Any]) -> Any:
+        nonlocal dropped
+        if node["t"] in ("RawBlock", "RawInline") and node["c"][0] == "typst":
+            dropped += 1
+            return []
+        return None
+
+    blocks = walk(blocks, action)
+    if dropped:
+        problems.append(
+            Diagnostic(
+                "TYP003",
+                f"{dropped} raw Typst block(s) left out: a book's own Typst is not run",
+                Location(chapter.path),
+                "write it in Markdown, or change templates/typst/book.typ",
+                "warning",
+            )
+        )
+    return blocks
+
+
+def callouts(blocks: Blocks) -> Blocks:
+    """``Div.callout`` → the template's ``kocallout`` box with a bold title line."""
+
+    def box(kind: str, content: Blocks) -> Blocks:
+        colour = CALLOUT_COLOURS.get(kind, CALLOUT_COLOURS["note"])
+        return [
+            raw_block("typst", f'#kocallout(rgb("#{colour}"))['),
+            *content,
+            raw_block("typst", "]"),
+        ]
+
+    return passes.boxed_callouts(blocks, box)
+
+
+def equations(blocks: Blocks) -> Blocks:
+    """``Div.equation`` → the template's ``koequation``: the formula centred, its number
+    at the right margin."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Div" or "equation" not in node["c"][0][1]:
+            return None
+        number = dict(node["c"][0][2]).get("number", "")
+        label = f" <{node['c'][0][0]}>" if node["c"][0][0] else ""
+        return [
+            raw_block("typst", f'#koequation("{escape(number)}")['),
+            *node["c"][1],
+            raw_block("typst", f"]{label}"),
+        ]
+
+    return walk(blocks, action)
+
+
+def labelled(blocks: Blocks) -> set[str]:
+    """The ids pandoc's Typst writer turns into labels (headings, divs, spans, figures,
+    tables); a code block's id is moved to a div around it first (:func:`anchors`)."""
+    found = set()
+    for node in iter_nodes(blocks):
+        if node["t"] in ("Header",):
+            found.add(node["c"][1][0])
+        elif node["t"] in ("Div", "Span", "Figure", "Table"):
+            found.add(node["c"][0][0])
+    return found - {""}
+
+
+def anchors(blocks: Blocks) -> Blocks:
+    """A code block with an id (a listing a link points at) goes into a div with that id:
+    Typst labels a div, not a code block."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] == "CodeBlock" and node["c"][0][0]:
+            ident = node["c"][0][0]
+            code = {"t": "CodeBlock", "c": [["", *node["c"][0][1:]], node["c"][1]]}
+            return {"t": "Div", "c": [[ident, [], []], [code]]}
+        return None
+
+    return walk(blocks, action)
+
+
+def dangling_links(blocks: Blocks, labels: set[str]) -> Blocks:
+    """A link to an id no element carries keeps its text, without the link: Typst stops
+    at a link to a missing label (the HTML writer reports broken links)."""
+
+    def action(node: dict[str, Any]) -> Any:
+        target = node["c"][2][0] if node["t"] == "Link" else ""
+        if target.startswith("#") and target[1:] not in labels:
+            return {"t": "Span", "c": [node["c"][0], walk(node["c"][1], action)]}
+        return None
+
+    return walk(blocks, action)
+
+
+def spans(blocks: Blocks, sans: str) -> Blocks:
+    """Hangul in emphasis → upright sans; caption labels (``그림 1.1``) → bold."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Span":
+            return None
+        classes = node["c"][0][1]
+        content = walk(node["c"][1], action)
+        if "hangul" in classes:
+            opening = f'#text(font: "{escape(sans)}", style: "normal")['
+            return [raw_inline("typst", opening), *content, raw_inline("typst", "]")]
+        if "caption-label" in classes:
+            return [{"t": "Strong", "c": content}]
+        if "chapter-number" in classes:  # ``3장`` over the chapter's title (the template's)
+            return [raw_inline("typst", "#kochapternumber["), *content, raw_inline("typst", "]")]
+        return None
+
+    return walk(blocks, action)
+
+
+def images(blocks: Blocks, root: Path, cache: Cache, assets: Assets) -> Blocks:
+    """Images by names inside the compiler's root (``assets/…``, links made before the
+    run); only files inside the book or the cache."""
+    roots = [root] + ([cache.root] if cache.root is not None else [])
+    for node in iter_nodes(blocks):
+        if node["t"] == "Image":
+            url = node["c"][2][0]
+            path = (root / url) if not Path(url).is_absolute() else Path(url)
+            if path.is_file() and any(within(path, top) for top in roots):
+                path = path.resolve()
+                if path.suffix.lower() not in NATIVE_IMAGES:
+                    path = convert_image(path, cache)
+                node["c"][2][0] = assets.name(path)
+    return blocks
+
+
+def cell_insets(blocks: Blocks, text_width: float) -> Blocks:
+    """Column widths as Typst reads them: :func:`table_widths` gives each column's text
+    width as a share of the room left by LaTeX's ``\\tabcolsep`` on both sides; a Typst
+    column's share of the text width includes its cells' inset (the template's
+    ``TABCOLSEP`` on each side), or a word sized to fit would wrap inside its box."""
+    for node in iter_nodes(blocks):
+        if node["t"] != "Table":
+            continue
+        specs = node["c"][2]
+        room = text_width - 2 * TABCOLSEP * len(specs)
+        for spec in specs:
+            if spec[1]["t"] == "ColWidth" and room > 0:
+                share = (float(spec[1]["c"]) * room + 2 * TABCOLSEP) / text_width
+                spec[1] = {"t": "ColWidth", "c": round(share, 4)}
+    return blocks
+
+
+CELL_MARKUP = ("+", "-", "=", "/", "#")
+
+
+def tables(blocks: Blocks) -> Blocks:
+    """Tables as pandoc's Typst writer gets them wrong: a cell starting with ``+ `` (the
+    sample's ``+ 그래디언트``) would be a Typst list, so its mark is escaped; a table whose
+    words are too wide for its columns (``kobook-cell-scale``) is set that much smaller."""
+
+    def escape_start(cell_blocks: list[Any]) -> None:
+        first = cell_blocks[0] if cell_blocks else None
+        if not first or first["t"] not in ("Plain", "Para") or not first["c"]:
+            return
+        head = first["c"][0]
+        if head["t"] == "Str" and head["c"][:1] in CELL_MARKUP:
+            rest = [{"t": "Str", "c": head["c"][1:]}] if head["c"][1:] else []
+            first["c"][:1] = [raw_inline("typst", "\\" + head["c"][0]), *rest]
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Table":
+            return None
+        rows = list(node["c"][3][1]) + [r for body in node["c"][4] for r in body[3]]
+        rows += list(node["c"][5][1])
+        for row in rows:
+            for cell in row[1]:
+                escape_start(cell[4])
+        scale = dict(node["c"][0][2]).get(SCALE_KEY)
+        if not scale:
+            return None
+        return [
+            raw_block("typst", f"#[#set text(size: {float(scale):.3f}em)"),
+            node,
+            raw_block("typst", "]"),
+        ]
+
+    return walk(blocks, action)
+
+
+def prepare(
+    doc: Doc,
+    book: Book,
+    cache: Cache,
+    problems: list[Diagnostic],
+    assets: Assets,
+    sans: str,
+    part: str = "",
+) -> Blocks:
+    """The Typst-specific passes over one chapter (on a copy)."""
+    blocks = copy_tree(doc.blocks)
+    blocks, unsafe = sanitize_blocks(blocks, doc.chapter)
+    problems += unsafe
+    blocks = foreign_raw(blocks, doc.chapter, problems)
+    blocks = resolved_citations(blocks)
+    blocks = passes.heading_numbers(blocks, book.config)
+    blocks = anchors(blocks)
+    blocks = equations(blocks)
+    blocks = callouts(blocks)
+    blocks = passes.upright_hangul(blocks)
+    blocks = passes.code_languages(blocks)
+    blocks = passes.wrap_code(blocks, code_columns(book))
+    layout = page_layout(book.config)
+    text_width = points(layout.width) - points(layout.inner) - points(layout.outer)
+    # Every table gets widths (line=0): Typst shrinks auto columns below their longest word.
+    blocks = table_widths(blocks, line=0, text_width=text_width, body_size=points(layout.font_size))
+    blocks = cell_insets(blocks, text_width)
+    blocks = tables(blocks)
+    blocks = passes.table_cell_words(blocks, boxed)
+    blocks = images(blocks, book.root, cache, assets)
+    if (
+        book.config.line_breaking == "word"
+        and language_of(doc.chapter.lang or book.config.lang) == "ko"
+    ):
+        blocks = box_blocks(blocks)
+    blocks = spans(blocks, sans)  # after the boxes: its raw markup would end their runs
+    blocks = running_head(blocks)
+    mark = raw_block("typst", f"{CHAPTER_MARK}{doc.chapter.id}")
+    opening = [raw_block("typst", f"#kopart[{markup(part)}]")] if part else []
+    return [mark, *opening, *blocks]
+
+
+def running_head(blocks: Blocks) -> Blocks:
+    """The chapter's title as plain text (``2장 데이터 병렬화와 ZeRO``) for the running
+    heads, after its heading (on its opening page; the heading's own body sets the number
+    on a line above), and a mark where the chapter ends: a page after it and before the
+    next chapter's opening is blank, and has no running head."""
+    for index, node in enumerate(blocks):
+        if node["t"] == "Header" and node["c"][0] == 1:
+            title = " ".join(stringify(node["c"][2]).split())
+            head = raw_block("typst", f'#metadata("{escape(title)}") <kobook-running-head>')
+            return [*blocks[: index + 1], head, *blocks[index + 1 :], CHAPTER_END]
+    return [*blocks, CHAPTER_END]
+
+
+def code_columns(book: Book) -> int:
+    """How many monospace columns a code line gets before it wraps (text width / 0.6 em)."""
+    layout = page_layout(book.config)
+    width = points(layout.width) - points(layout.inner) - points(layout.outer)
+    size = points(layout.font_size) * 0.88 * 0.9
+    return max(40, int(width / (size * 0.6)) - 2)
+
+
+def template_variables(book: Book) -> dict[str, Any]:
+    config = book.config
+    fonts = resolve_fonts(config)
+    layout = page_layout(config)
+    words = config.words
+    size = points(layout.font_size)
+    lang = str(config.lang or "ko")
+    return {
+        "mathfont": escape(math_family(config.get("mathfont"))[0]),
+        "serif": fonts.serif,
+        "sans": fonts.sans,
+        "mono": fonts.mono,
+        "plaintitle": escape(config.title),
+        "plainauthors": escape(", ".join(config.authors)),
+        "shorttitle": markup(config.title),
+        "paperwidth": layout.width,
+        "paperheight": layout.height,
+        "top": layout.top,
+        "bottom": layout.bottom,
+        "inner": layout.inner,
+        "outer": layout.outer,
+        "fontsize": layout.font_size,
+        # Typst's leading is the gap between lines; CSS line-height is the whole line.
+        "leading": f"{max(0.2, layout.line_height - 1.0) * size:.2f}pt",
+        "parspacing": f"{max(0.2, layout.line_height - 1.0) * size + 0.65 * size:.2f}pt",
+        "lang": lang.split("-")[0],
+        "region": lang.split("-")[1] if "-" in lang else "",
+        "accent": "1F4E8C",
+        "linkcolor": "1F4E8C",
+        **sides(config),
+        "toc": bool(config.toc),
+        "tocdepth": str(config.toc_depth),
+        "title": markup(config.title),
+        "subtitle": markup(str(config.get("subtitle") or "")),
+        "authors": markup(", ".join(config.authors)),
+        "translators": markup(", ".join(config.translators)),
+        "date": markup(config.date_text or ""),
+        "words": {"toc": markup(words.word("contents")), "by": "", "translated": ""},
+        "byline": markup(words.names("by", config.authors)) if config.authors else "",
+        "translatedby": markup(words.names("translated-by", config.translators))
+        if config.translators
+        else "",
+    }
+
+
+def original_line(book: Book) -> str:
+    """``원서: Title (Authors, 2025) · licence`` as Typst markup ("" without ``original``)."""
+    original = book.config.original
+    if not original or not original.get("title"):
+        return ""
+    words = book.config.words
+    text = f"{words.word('original')}: {original['title']}"
+    extra = ", ".join(str(original[k]) for k in ("authors", "year") if original.get(k))
+    if extra:
+        text += f" ({extra})"
+    if original.get("licence"):
+        text += f" · {original['licence']}"
+    return markup(text)
+
+
+def render_typst(
+    book: Book, docs: list[Doc], cache: Cache, assets: Assets
+) -> tuple[str, list[Diagnostic]]:
+    """The whole book as one Typst document: kobook's template around pandoc's body."""
+    problems: list[Diagnostic] = []
+    fonts = resolve_fonts(book.config)
+    parts = part_titles(docs, book.config.words)
+    blocks: Blocks = []
+    for doc in docs:
+        blocks += prepare(
+            doc, book, cache, problems, assets, fonts.sans[0], parts.get(doc.chapter.id, "")
+        )
+    blocks = dangling_links(blocks, labelled(blocks))
+    document = {"pandoc-api-version": api_version(), "meta": {}, "blocks": blocks}
+    body = run_pandoc(
+        ["-f", "json", "-t", "typst", "--wrap=none", "--syntax-highlighting=idiomatic"],
+        json.dumps(document),
+        what="Typst writer",
+    )
+    variables = template_variables(book)
+    variables["original"] = original_line(book)
+    variables["contents"] = markup(book.config.words.word("contents"))
+    template = environment(book.root).get_template(f"{TEMPLATES}/book.typ")
+    return template.render(body=body, **variables), problems
+
+
+# --- The compiler ----------------------------------------------------------------------
+
+WHERE = re.compile(r"┌─ (?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+)")
+
+
+def source_location(book: Book, source: str, line: int) -> Location:
+    """Where line ``line`` of book.typ came from: its chapter's file and, as far as its
+    text tells, the line there; before the first chapter, the template."""
+    chapter_id = chapter_at(source, line, CHAPTER_MARK)
+    chapter = next((c for c in book.chapters if c.id == chapter_id), None)
+    if chapter is None:
+        return Location(None)
+    text = source.splitlines()[line - 1] if 0 < line <= len(source.splitlines()) else ""
+    pieces = re.split(r"#[a-z.]+|[\[\]{}()\"\\*_`$<>#=]", text)
+    for piece in sorted({p.strip() for p in pieces if len(p.strip()) >= 2}, key=len, reverse=True):
+        found = chapter.locate(piece)
+        if found is not None:
+            return Location(found.file, found.line)
+    return chapter.where(1)
+
+
+def diagnostic_of(book: Book, source: str, text: str, code: str, severity: str) -> Diagnostic:
+    """A Typst message (its first line, without Typst's ``error:`` prefix) as kobook's."""
+    sections = re.split(r"\n(?=(?:error|warning): )", text.strip())
+    wanted = "error: " if code == "TYP001" else "warning: "
+    text = next((s for s in sections if s.startswith(wanted)), sections[0])
+    message = text.strip().splitlines()[0] if text.strip() else "Typst failed"
+    message = re.sub(r"^(error|warning):\s*", "", message)
+    found = WHERE.search(text)
+    location = source_location(book, source, int(found.group("line"))) if found else Location(None)
+    return Diagnostic(
+        code,
+        f"Typst: {message}",
+        location,
+        "this comes from the Typst engine; --engine weasyprint builds the book too",
+        severity,
+    )
+
+
+def missing_glyphs(book: Book, docs: list[Doc]) -> list[Diagnostic]:
+    """GLYPH001 for each character of the text no installed font has (Typst would draw
+    tofu: it falls back through every font it knows, so only these are lost)."""
+    fonts = resolve_fonts(book.config)
+    stacks = [*fonts.serif, *fonts.sans, *fonts.mono, *fonts.emoji]
+    seen: set[str] = set()
+    problems = []
+    for doc in docs:
+        for node in iter_nodes(doc.blocks):
+            if node["t"] not in ("Str", "Code", "CodeBlock"):
+                continue
+            text = node["c"] if node["t"] == "Str" else node["c"][1]
+            for char in set(text) - seen:
+                seen.add(char)
+                if (
+                    char.isspace()
+                    or ord(char) < 0x80
+                    or unicodedata.category(char) in ("Cf", "Mn", "Cc")
+                ):
+                    continue
+                if any(covers(f, char) for f in stacks) or fallback_family(char):
+                    continue
+                problems.append(
+                    Diagnostic(
+                        "GLYPH001",
+                        f"Typst: no installed font has '{char}' (U+{ord(char):04X})",
+                        book.locate(char),
+                        "install a font that has it (kobook doctor), or replace the character",
+                    )
+                )
+    return problems
+
+
+def write_pdf(
+    book: Book, docs: list[Doc], out: Path, cache: Cache, *, keep_going: bool = False
+) -> list[Diagnostic]:
+    """Write ``out`` with the Typst compiler from the ``typst`` wheel; return warnings."""
+    import typst
+
+    missing = missing_glyphs(book, docs)
+    if missing and not keep_going:
+        raise KobookError.summarising(
+            f"{len(missing)} character(s) have no glyph in any installed font; "
+            "the PDF was not written",
+            "GLYPH001",
+            missing,
+            "see the list below; --keep-going writes the PDF anyway",
+        )
+    assets = Assets(cache.root, book.root)
+    source, problems = render_typst(book, docs, cache, assets)
+    problems += html_leaks(docs, "typst")
+    base = cache.root or Path(".kobook-cache")
+    key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:12]
+    workdir = inside(
+        base / "typst" / key, base, what="Typst working folder", folder="the cache folder"
+    )
+    own_workdir(workdir)
+    remove_links(workdir)
+    assets.link(workdir)
+    main = workdir / "book.typ"
+    main.write_text(source, encoding="utf-8")
+    try:
+        _, math_folder = math_family(book.config.get("mathfont"))
+        pdf, warnings = typst.compile_with_warnings(
+            str(main),
+            root=str(workdir),
+            font_paths=[math_folder] if math_folder else [],
+            timestamp=book.config.output_epoch,
+        )
+    except typst.TypstError as error:
+        text = getattr(error, "diagnostic", "") or str(error)
+        first = diagnostic_of(book, source, text, "TYP001", "error")
+        raise KobookError(
+            first.message,
+            code="TYP001",
+            file=first.location.file,
+            line=first.location.line,
+            hint=first.hint,
+        ) from None
+    for warning in warnings:
+        text = getattr(warning, "diagnostic", "") or str(warning)
+        problems.append(diagnostic_of(book, source, text, "TYP002", "warning"))
+    with atomic_output(out) as tmp:
+        tmp.write_bytes(pdf)
+    return problems + missing

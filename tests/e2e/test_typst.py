@@ -1,0 +1,285 @@
+"""The Typst engine: the XeLaTeX engine's parity and corpus tests, run for Typst too."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+import kobook
+from kobook.cache import Cache
+from kobook.cli import main
+from kobook.errors import KobookError
+from kobook.load import load_book
+from kobook.normalize import normalize_book
+from kobook.parse import parse_book
+from kobook.parse.ast import iter_nodes, stringify
+from kobook.transform import transform_book
+from kobook.write.typst.writer import box_words, distribute
+from tests import checks as layout
+from tests.checks import pdf_pages, split_words, squash, words_off_page
+from tests.conftest import COUNTERS, PLAYBOOK, BookMaker, need_corpus
+
+REPO = Path(__file__).resolve().parents[2]
+INVISIBLE = ("\u2060", "\u200b", "\ufeff", "\u00ad")
+
+Sample = Callable[[str], kobook.BuildResult]
+
+
+def captions(pdf: Path) -> list[str]:
+    return re.findall(r"(?:그림|표)\s\d+\.\d+\.", "\n".join(pdf_pages(pdf)).replace("\u00a0", " "))
+
+
+def sample_source() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "book").glob("*.md")))
+
+
+def test_headings_are_those_of_weasyprint(sample_build: Sample) -> None:
+    weasy = layout.outline_titles(sample_build("weasyprint").outputs["pdf"])
+    typst = layout.outline_titles(sample_build("typst").outputs["pdf"])
+    assert len(weasy) >= 25
+    assert typst == weasy
+
+
+def test_captions_are_those_of_weasyprint(sample_build: Sample) -> None:
+    weasy = captions(sample_build("weasyprint").outputs["pdf"])
+    typst = captions(sample_build("typst").outputs["pdf"])
+    assert len(weasy) >= 10
+    assert [squash(c) for c in typst] == [squash(c) for c in weasy]
+
+
+def test_footnotes_are_all_there(sample_build: Sample) -> None:
+    book = load_book(REPO)
+    normalize_book(book)
+    docs, _ = transform_book(book, parse_book(book, Cache(None)))
+    notes = [
+        re.sub(r"[^가-힣]", "", stringify(n["c"]))[:14]
+        for d in docs
+        for n in iter_nodes(d.blocks)
+        if n["t"] == "Note"
+    ]
+    assert len(notes) >= 10
+    text = re.sub(r"[^가-힣]", "", "\n".join(pdf_pages(sample_build("typst").outputs["pdf"])))
+    assert [note for note in notes if note not in text] == []
+
+
+def test_cross_reference_texts_agree(sample_build: Sample) -> None:
+    pattern = re.compile(r"(?:그림|표|식)\s\(?\d+\.\d+\)?(?:을|를|은|는|이|가|과|와|로|으로)")
+    found = {
+        engine: sorted(
+            set(pattern.findall("\n".join(pdf_pages(sample_build(engine).outputs["pdf"]))))
+        )
+        for engine in ("weasyprint", "typst")
+    }
+    assert len(found["weasyprint"]) >= 5
+    assert found["typst"] == found["weasyprint"]
+
+
+def test_page_count_is_close_to_weasyprint(sample_build: Sample) -> None:
+    weasy = len(PdfReader(sample_build("weasyprint").outputs["pdf"]).pages)
+    typst = len(PdfReader(sample_build("typst").outputs["pdf"]).pages)
+    assert abs(typst - weasy) <= 0.25 * weasy, (weasy, typst)
+
+
+def test_typst_pdf_is_clean(sample_build: Sample) -> None:
+    result = sample_build("typst")
+    pdf = result.outputs["pdf"]
+    assert not [d for d in result.diagnostics if d.code.startswith(("GLYPH", "TYP"))]
+    text = "\n".join(pdf_pages(pdf))
+    source = sample_source()
+    assert split_words(text, source) == []
+    assert layout.glued_breaks("\f".join(pdf_pages(pdf)), source) == []
+    assert [c for c in INVISIBLE if c in text] == []
+    assert words_off_page(pdf, margin=14 * 72 / 25.4) == []
+    code = "".join(re.findall(r"^```.*?^```", source, flags=re.S | re.M))
+    for token in ("**", "](", ":::", "{#", "\\frac", "\\text", "#box", "#cite"):
+        assert text.count(token) <= code.count(token), token
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True).stdout
+    rows = [line.split() for line in fonts.splitlines()[2:] if line.strip()]
+    assert any("CJKkr" in row[0] for row in rows)  # the Hangul fonts, embedded
+    assert [row[0] for row in rows if row[-5] != "yes"] == []  # every font embedded
+    assert any(m in row[0] for row in rows for m in ("LatinModernMath", "STIXTwoMath"))  # as others
+    assert "차례" in text and "옮김" in text and "원서" in text
+
+
+def test_typst_running_heads_and_boxes(sample_build: Sample) -> None:
+    pdf = sample_build("typst").outputs["pdf"]
+    titles = [c.title for c in load_book(REPO).chapters]
+    openings = layout.chapter_openings(pdf, titles)
+    assert len(openings) == len(titles)
+    assert [(page, head) for page, _, head in openings if head] == []  # none on an opening
+    assert [page for page, _, _ in openings if page % 2 == 0] == []  # two-sided: recto
+    assert layout.foreign_running_heads(pdf, [*titles, "차례"]) == []
+    assert layout.broken_cell_words(pdf, sample_source()) == []
+    assert layout.text_outside_boxes(pdf) == []
+
+
+def test_typst_citations_read_korean(sample_build: Sample) -> None:
+    text = "\n".join(pdf_pages(sample_build("typst").outputs["pdf"]))
+    assert layout.korean_citation_problems(text) == []
+    assert re.search(r"\(\w+ 외, \d{4}\)", text)
+
+
+# --- Korean words in boxes ---------------------------------------------------------------
+
+
+def s(text: str) -> dict:
+    return {"t": "Str", "c": text}
+
+
+SPACE = {"t": "Space"}
+
+
+def typst_of(inlines: list) -> str:
+    out = []
+    for node in inlines:
+        if node["t"] == "RawInline":
+            out.append(node["c"][1])
+        elif node["t"] == "Space":
+            out.append(" ")
+        else:
+            out.append(stringify(node) if node["t"] != "Strong" else f"*{typst_of(node['c'])}*")
+    return "".join(out)
+
+
+def test_every_hangul_word_is_one_box() -> None:
+    inlines = [s("GPU를"), SPACE, s("쓴다"), SPACE, s("(LLM)"), SPACE, s("in"), SPACE, s("English")]
+    assert typst_of(box_words(inlines)) == "#box[GPU를] #box[쓴다] (LLM) in English"
+
+
+def test_emphasis_is_split_at_its_spaces_so_its_last_word_keeps_its_particle() -> None:
+    strong = {"t": "Strong", "c": [s("액티베이션"), SPACE, s("재계산")]}
+    assert len(distribute([strong, s("이다.")])) == 4
+    assert typst_of(box_words([strong, s("이다.")])) == "#box[*액티베이션*] #box[*재계산*이다.]"
+
+
+def test_a_footnote_ends_a_word_and_its_text_is_boxed_too() -> None:
+    note = {"t": "Note", "c": [{"t": "Para", "c": [s("각주"), SPACE, s("본문")]}]}
+    out = box_words([s("단어"), note])
+    assert out[-1]["t"] == "Note"
+    assert typst_of(out[-1]["c"][0]["c"]) == "#box[각주] #box[본문]"
+
+
+# --- Engine choice, templates, errors ------------------------------------------------------
+
+
+def test_engine_from_metadata_and_template_override(make_book: BookMaker, tmp_path: Path) -> None:
+    root = make_book({"book/01.md": "# 장\n\n본문이다.\n"}, metadata={"engine": "typst"})
+    template = (REPO / "src/kobook/templates/typst/book.typ").read_text(encoding="utf-8")
+    (root / "templates" / "typst").mkdir(parents=True)
+    (root / "templates" / "typst" / "book.typ").write_text(
+        "// my own template\n" + template, encoding="utf-8"
+    )
+    result = kobook.build(root, ["pdf"], cache_dir=tmp_path / "cache")
+    assert result.outputs["pdf"].is_file()
+    sources = list((tmp_path / "cache" / "typst").rglob("book.typ"))
+    assert sources and sources[0].read_text(encoding="utf-8").startswith("// my own template")
+
+
+def test_cli_builds_with_typst(make_book: BookMaker, tmp_path: Path) -> None:
+    root = make_book({"book/01.md": "# 장\n\n**GPU**를 쓴다.\n"})
+    out = CliRunner().invoke(
+        main,
+        ["build", "pdf", "--engine", "typst", "--project", str(root), "--cache-dir", str(tmp_path)],
+    )
+    assert out.exit_code == 0, out.output
+    pdf = root / "dist" / "book.pdf"
+    assert "GPU를 쓴다." in "\n".join(pdf_pages(pdf))
+
+
+def test_missing_glyph_is_reported_and_fails(make_book: BookMaker, tmp_path: Path) -> None:
+    root = make_book({"book/01.md": "# 장\n\n이 문자 \U000f0000 는 어느 글꼴에도 없다.\n"})
+    with pytest.raises(KobookError) as info:
+        kobook.build(root, ["pdf"], engine="typst", cache_dir=tmp_path / "c")
+    assert info.value.code == "GLYPH001"
+    assert "U+F0000" in str(info.value) and "01.md:3" in str(info.value)
+    assert not (root / "dist" / "book.pdf").exists()
+    result = kobook.build(root, ["pdf"], engine="typst", cache_dir=tmp_path / "c", keep_going=True)
+    assert result.outputs["pdf"].is_file()
+    assert any(d.code == "GLYPH001" for d in result.diagnostics)
+
+
+def test_typst_error_names_the_chapter_and_line(make_book: BookMaker, tmp_path: Path) -> None:
+    # pandoc writes this formula as Typst the compiler refuses (``frac(, )``: no denominator)
+    root = make_book(
+        {
+            "book/01.md": "# 하나\n\n첫 장.\n",
+            "book/02.md": "# 둘\n\n둘째 장.\n\n조건은 $\\frac{}{}$ 이다.\n",
+        }
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kobook",
+            "build",
+            "pdf",
+            "--engine",
+            "typst",
+            "--project",
+            str(root),
+            "--cache-dir",
+            str(tmp_path / "c"),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1
+    assert "TYP001" in result.stderr and "02.md:5" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.splitlines()) < 10
+    assert not (root / "dist" / "book.pdf").exists()
+
+
+def test_raw_typst_from_the_book_is_not_run(make_book: BookMaker, tmp_path: Path) -> None:
+    """A pull request's raw Typst could read any file under the compiler's root."""
+    chapter = '# 장\n\n본문.\n\n```{=typst}\n#read("/etc/hostname")\n```\n\n`#x`{=typst}\n'
+    root = make_book({"book/01.md": chapter})
+    result = kobook.build(root, ["pdf"], engine="typst", cache_dir=tmp_path / "c")
+    assert [d.code for d in result.diagnostics if d.code == "TYP003"] == ["TYP003"]
+    source = next((tmp_path / "c" / "typst").rglob("book.typ")).read_text(encoding="utf-8")
+    assert "#read(" not in source
+
+
+# --- The corpus playbook -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def playbook_typst(tmp_path_factory: pytest.TempPathFactory) -> kobook.BuildResult:
+    need_corpus(PLAYBOOK)
+    return kobook.build(
+        PLAYBOOK,
+        ["pdf"],
+        engine="typst",
+        out=tmp_path_factory.mktemp("playbook-typst-out"),
+        cache_dir=tmp_path_factory.mktemp("playbook-typst-cache"),
+    )
+
+
+@pytest.mark.slow
+def test_corpus_playbook_through_typst(playbook_typst: kobook.BuildResult) -> None:
+    pdf = playbook_typst.outputs["pdf"]
+    assert not [d for d in playbook_typst.diagnostics if d.code.startswith("GLYPH")]
+    text = "\n".join(pdf_pages(pdf))
+    assert [c for c in INVISIBLE if c in text] == []
+    need_corpus(COUNTERS)
+    source = PLAYBOOK / "The UltraScale Playbook.md"
+    out = subprocess.run(
+        [sys.executable, str(COUNTERS), str(pdf), str(source)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    counts = dict(re.findall(r"(\w+)=(\d+)", out.strip().splitlines()[-1]))
+    assert counts and all(v == "0" for v in counts.values()), out
+    assert layout.glued_breaks("\f".join(pdf_pages(pdf)), source.read_text(encoding="utf-8")) == []
+    titles = [c.title for c in load_book(PLAYBOOK).chapters]
+    openings = layout.chapter_openings(pdf, titles)
+    assert len(openings) == len(titles)
+    assert [(page, head) for page, _, head in openings if head] == []
