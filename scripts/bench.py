@@ -6,9 +6,15 @@ so figures can be compared across commits:
 
     python scripts/bench.py            # everything available
     python scripts/bench.py --quick    # sample book only
+    python scripts/bench.py --engines  # the PDF engines on the playbook, cold and warm
     python scripts/bench.py --json out.json
 
-Each build runs in its own process with an empty cache (a cold build).  Where
+Each build runs in its own process with an empty cache (a cold build); the
+``warm`` rows build the playbook again after one paragraph changed, with the
+cache of the first build, for the WeasyPrint and Typst engines.  The plain
+pandoc + Typst route (pandoc's default Typst template, then the ``typst``
+wheel's compiler: what Quarto's typst format does) is timed as the Typst
+engine's reference.  Where
 ``xelatex`` is installed, the plain ``pandoc ... --pdf-engine=xelatex`` recipe
 translation repositories use today is timed on the same corpus file for
 comparison.  The two repositories of other dialects (the distill site
@@ -117,6 +123,14 @@ def bench_build(
     return Row(name, seconds, peak, note)
 
 
+def pages(pdf: Path) -> str:
+    """The PDF's page count (poppler's pdfinfo), or ``?``."""
+    if not shutil.which("pdfinfo"):
+        return "?"
+    out = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    return next((line.split()[-1] for line in out.splitlines() if line.startswith("Pages:")), "?")
+
+
 def counters(pdf: Path) -> str:
     out = subprocess.run(
         [sys.executable, str(COUNTERS), str(pdf), str(PLAYBOOK_MD)], capture_output=True, text=True
@@ -160,6 +174,80 @@ def bench_plain_xelatex(work: Path) -> Row:
         peak,
         counters(pdf) if COUNTERS.exists() else "",
     )
+
+
+PLAIN_TYPST = """
+import sys, typst
+pdf = typst.compile(sys.argv[1], root=sys.argv[2])
+open(sys.argv[3], "wb").write(pdf)
+"""
+
+
+def bench_plain_typst(work: Path) -> Row:
+    """The route Quarto's typst format takes: pandoc's Typst writer with its default
+    template, then the compiler from the ``typst`` wheel (one process each, timed together)."""
+    pandoc = subprocess.run(
+        [sys.executable, "-c", "import pypandoc; print(pypandoc.get_pandoc_path())"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    source = work / "plain-typst"
+    shutil.rmtree(source, ignore_errors=True)
+    shutil.copytree(PLAYBOOK, source)
+    typ = source / "plain.typ"
+    pdf = work / "plain-typst.pdf"
+    name = "playbook pdf (plain pandoc+typst)"
+    # markdown-citations: the playbook's @handles are not citations (no bibliography)
+    args = [PLAYBOOK_MD.name, "-f", "markdown-citations", "-s", "-t", "typst", "-o", str(typ)]
+    first = run([pandoc, *args], cwd=source)
+    second = run([sys.executable, "-c", PLAIN_TYPST, str(typ), str(source), str(pdf)])
+    seconds, peak = first[0] + second[0], max(first[1], second[1])
+    for rc, tail in ((first[2], first[3]), (second[2], second[3])):
+        if rc != 0:
+            return Row(name, seconds, peak, f"FAILED rc={rc}: {tail.strip()[-200:]}")
+    return Row(name, seconds, peak, counters(pdf) if COUNTERS.exists() else "")
+
+
+def bench_cold_warm(engine: str, work: Path) -> list[Row]:
+    """The playbook cold (an empty cache), then again after one paragraph changed (the
+    cache kept): what a translator waits for after saving, and CI on a pull request."""
+    book = work / f"warm-{engine}"
+    shutil.rmtree(book, ignore_errors=True)
+    shutil.copytree(PLAYBOOK, book)
+    cache, out = work / f"warm-{engine}-cache", work / f"warm-{engine}-out"
+    shutil.rmtree(cache, ignore_errors=True)
+    cmd = kobook_cmd(
+        *("build", "pdf", "-q", "--project", str(book), "--out", str(out)),
+        *("--cache-dir", str(cache), "--engine", engine),
+    )
+    rows = []
+    for name in (f"playbook pdf (kobook {engine})", f"playbook pdf ({engine}, warm after an edit)"):
+        seconds, peak, rc, tail = run(cmd)
+        note = "" if rc == 0 else f"FAILED rc={rc}: {tail.strip()[-200:]}"
+        if rc == 0 and not rows:
+            note = f"{pages(out / 'book.pdf')} pages"
+            note += f"; {counters(out / 'book.pdf')}" if COUNTERS.exists() else ""
+        rows.append(Row(name, seconds, peak, note))
+        source = book / PLAYBOOK_MD.name
+        text = source.read_text(encoding="utf-8")
+        cut = text.index("\n\n", len(text) // 2)
+        source.write_text(text[:cut] + " 한 문장을 더했다." + text[cut:], encoding="utf-8")
+    return rows
+
+
+def bench_engines(work: Path, plain_xelatex: bool) -> list[Row]:
+    """Every PDF engine on the playbook, cold and warm, beside the plain routes (README's
+    table of engines)."""
+    rows = []
+    for engine in ("weasyprint", "xelatex", "typst"):
+        if engine != "xelatex" or shutil.which("xelatex"):
+            rows += bench_cold_warm(engine, work)
+    rows.append(bench_plain_typst(work))
+    if plain_xelatex and shutil.which("xelatex"):
+        rows.append(bench_plain_xelatex(work))
+    elif plain_xelatex:
+        print("(xelatex not installed: plain recipe not measured)")
+    return rows
 
 
 def bench_check(work: Path) -> Row | None:
@@ -387,6 +475,11 @@ def main() -> int:
     parser.add_argument("--no-xelatex", action="store_true", help="skip the plain xelatex recipe")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
     parser.add_argument("--preview", action="store_true", help="only the kobook preview rows")
+    parser.add_argument(
+        "--engines",
+        action="store_true",
+        help="only the PDF engines on the playbook: cold, warm, and the plain routes",
+    )
     parser.add_argument("--preview-worker", nargs=3, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.preview_worker:
@@ -395,40 +488,32 @@ def main() -> int:
     rows: list[Row] = [machine_speed()]
     with tempfile.TemporaryDirectory(prefix="kobook-bench-") as tmp:
         work = Path(tmp)
-        only = args.dialects or args.preview
+        if args.engines and PLAYBOOK_MD.exists():
+            rows += bench_engines(work, not args.no_xelatex)
+        elif args.engines:
+            print(f"(corpus not found at {PLAYBOOK}: engine rows skipped)")
+        only = args.dialects or args.preview or args.engines
         for fmt in ("pdf", "html") if not only else ():
             rows.append(bench_build(f"sample {fmt}", REPO, fmt, work))
         if shutil.which("xelatex") and not only:
             rows.append(
                 bench_build("sample pdf (xelatex)", REPO, "pdf", work, ["--engine", "xelatex"])
             )
+        if not only:
+            rows.append(bench_build("sample pdf (typst)", REPO, "pdf", work, ["--engine", "typst"]))
         if args.preview:
             if PLAYBOOK_MD.exists():
                 rows += bench_preview(work)
             else:
                 print(f"(corpus not found at {PLAYBOOK}: preview rows skipped)")
-        elif not args.quick:
+        elif not args.quick and not args.engines:
             if PLAYBOOK_MD.exists() and not args.dialects:
-                for fmt in ("pdf", "html"):
-                    rows.append(bench_build(f"playbook {fmt}", PLAYBOOK, fmt, work))
-                if shutil.which("xelatex"):
-                    rows.append(
-                        bench_build(
-                            "playbook pdf (kobook xelatex)",
-                            PLAYBOOK,
-                            "pdf",
-                            work,
-                            ["--engine", "xelatex"],
-                        )
-                    )
+                rows += bench_engines(work, not args.no_xelatex)
+                rows.append(bench_build("playbook html", PLAYBOOK, "html", work))
                 check = bench_check(work)
                 if check:
                     rows.append(check)
                 rows += bench_preview(work)
-                if shutil.which("xelatex") and not args.no_xelatex:
-                    rows.append(bench_plain_xelatex(work))
-                elif not args.no_xelatex:
-                    print("(xelatex not installed: plain recipe not measured)")
             elif not args.dialects:
                 print(f"(corpus not found at {PLAYBOOK}: playbook rows skipped)")
             for name, source in DIALECT_BOOKS:
