@@ -21,10 +21,10 @@ from kobook.normalize import normalize_book
 from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, stringify
 from kobook.transform import transform_book
-from kobook.write.typst.writer import box_words, distribute
+from kobook.write.typst.writer import CHAPTER_MARK, box_words, diagnostic_of, distribute
 from tests import checks as layout
 from tests.checks import pdf_pages, split_words, squash, words_off_page
-from tests.conftest import COUNTERS, PLAYBOOK, BookMaker, need_corpus
+from tests.conftest import COUNTERS, PLAYBOOK, SCALING, BookMaker, need_corpus
 
 REPO = Path(__file__).resolve().parents[2]
 INVISIBLE = ("\u2060", "\u200b", "\ufeff", "\u00ad")
@@ -205,36 +205,67 @@ def test_missing_glyph_is_reported_and_fails(make_book: BookMaker, tmp_path: Pat
     assert any(d.code == "GLYPH001" for d in result.diagnostics)
 
 
-def test_typst_error_names_the_chapter_and_line(make_book: BookMaker, tmp_path: Path) -> None:
-    # pandoc writes this formula as Typst the compiler refuses (``frac(, )``: no denominator)
-    root = make_book(
-        {
-            "book/01.md": "# 하나\n\n첫 장.\n",
-            "book/02.md": "# 둘\n\n둘째 장.\n\n조건은 $\\frac{}{}$ 이다.\n",
-        }
-    )
-    result = subprocess.run(
+def test_a_typst_message_names_the_chapter_and_line(make_book: BookMaker) -> None:
+    """Typst's line in book.typ → the chapter (by the mark above it) and the source line
+    its text came from."""
+    root = make_book({"book/01.md": "# 하나\n\n첫 장.\n", "book/02.md": "# 둘\n\n둘째 장이다.\n"})
+    book = load_book(root)
+    source = "\n".join(
         [
-            sys.executable,
-            "-m",
-            "kobook",
-            "build",
-            "pdf",
-            "--engine",
-            "typst",
-            "--project",
-            str(root),
-            "--cache-dir",
-            str(tmp_path / "c"),
-        ],
-        capture_output=True,
-        text=True,
+            "#set page()",
+            f"{CHAPTER_MARK}01",
+            "= 하나",
+            f"{CHAPTER_MARK}02",
+            "= 둘",
+            "#box[둘째] #box[장이다.]",
+        ]
     )
+    message = "warning: a note\n  ┌─ x.typ:1:1\n\nerror: boom\n  ┌─ book.typ:6:1\n  │\n"
+    found = diagnostic_of(book, source, message, "TYP001", "error")
+    assert found.message == "Typst: boom"
+    assert found.location.file == root / "book" / "02.md" and found.location.line == 3
+    warning = diagnostic_of(book, source, message, "TYP002", "warning")
+    assert warning.message == "Typst: a note"
+
+
+def test_typst_error_is_a_message_not_a_traceback(make_book: BookMaker, tmp_path: Path) -> None:
+    root = make_book({"book/01.md": "# 하나\n\n첫 장.\n"})
+    (root / "templates" / "typst").mkdir(parents=True)
+    (root / "templates" / "typst" / "book.typ").write_text(
+        '#panic("kobook-test-failure")\n{{ body }}\n', encoding="utf-8"
+    )
+    command = [sys.executable, "-m", "kobook", "build", "pdf", "--engine", "typst"]
+    command += ["--project", str(root), "--cache-dir", str(tmp_path / "c")]
+    result = subprocess.run(command, capture_output=True, text=True)
     assert result.returncode == 1
-    assert "TYP001" in result.stderr and "02.md:5" in result.stderr, result.stderr
+    assert "TYP001" in result.stderr and "kobook-test-failure" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
     assert len(result.stderr.splitlines()) < 10
     assert not (root / "dist" / "book.pdf").exists()
+
+
+def test_math_typst_cannot_set_is_drawn_instead(make_book: BookMaker, tmp_path: Path) -> None:
+    """pandoc writes ``\\otimes`` as ``times.circle``, a symbol Typst renamed, and an empty
+    fraction as ``frac(, )``: each failed the whole build (the corpus scaling book did)."""
+    chapter = "# 장\n\n곱은 $A \\otimes B$ 이고 분수는 $\\frac{}{}$ 이며 합은 $a+b$ 이다.\n"
+    root = make_book({"book/01.md": chapter})
+    result = kobook.build(root, ["pdf"], engine="typst", cache_dir=tmp_path / "c")
+    text = "\n".join(pdf_pages(result.outputs["pdf"]))
+    assert "곱은" in text and "합은" in text
+    assert "times.circle" not in text and "frac(" not in text
+    svgs = list((tmp_path / "c").rglob("*.svg"))
+    assert svgs  # drawn by ziamath, as the WeasyPrint engine draws every formula
+    source = next((tmp_path / "c" / "typst").rglob("book.typ")).read_text(encoding="utf-8")
+    assert "$a + b$" in source  # what Typst can set, Typst sets
+
+
+def test_mdbook_code_tags_are_languages(make_book: BookMaker, tmp_path: Path) -> None:
+    chapter = "# 장\n\n```rust,ignore,does_not_compile\nfn main() {}\n```\n"
+    root = make_book({"book/01.md": chapter})
+    result = kobook.build(root, ["pdf"], engine="typst", cache_dir=tmp_path / "c")
+    assert not [d for d in result.diagnostics if d.code == "TYP002"]
+    source = next((tmp_path / "c" / "typst").rglob("book.typ")).read_text(encoding="utf-8")
+    assert "```rust\n" in source
 
 
 def test_raw_typst_from_the_book_is_not_run(make_book: BookMaker, tmp_path: Path) -> None:
@@ -283,3 +314,25 @@ def test_corpus_playbook_through_typst(playbook_typst: kobook.BuildResult) -> No
     openings = layout.chapter_openings(pdf, titles)
     assert len(openings) == len(titles)
     assert [(page, head) for page, _, head in openings if head] == []
+
+
+@pytest.mark.slow
+def test_corpus_distill_book_through_typst(tmp_path: Path) -> None:
+    """The scaling book's math: pandoc writes symbols Typst 0.14 renamed (``times.circle``)
+    and ziamath draws a few with no size; every formula is set, drawn, or shown as TeX."""
+    need_corpus(SCALING / "index.md")
+    result = kobook.build(
+        SCALING,
+        ["pdf"],
+        engine="typst",
+        keep_going=True,
+        offline=True,
+        out=tmp_path / "out",
+        cache_dir=tmp_path / "cache",
+    )
+    pdf = result.outputs["pdf"]
+    assert len(PdfReader(pdf).pages) > 100
+    assert not [d for d in result.diagnostics if d.code.startswith("TYP")]
+    shown_as_tex = [d for d in result.diagnostics if d.code == "MATH001"]
+    assert len(shown_as_tex) <= 10, shown_as_tex
+    assert list((tmp_path / "cache").rglob("*.svg"))  # formulas Typst could not set, drawn

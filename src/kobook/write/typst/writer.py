@@ -39,7 +39,7 @@ from ..shared.fonts import resolve_fonts
 from ..shared.imagefiles import convert_image
 from ..shared.latexmeta import sides
 from ..shared.layout import page_layout, points
-from ..shared.mathsvg import math_family
+from ..shared.mathsvg import MathError, formula_location, math_family, math_font, render_math
 from ..shared.sanitize import sanitize_blocks
 from ..shared.tables import SCALE_KEY, TABCOLSEP, table_widths
 from ..shared.templates import environment
@@ -426,7 +426,7 @@ def prepare(
     blocks = equations(blocks)
     blocks = callouts(blocks)
     blocks = passes.upright_hangul(blocks)
-    blocks = passes.code_languages(blocks)
+    blocks = code_tags(passes.code_languages(blocks))
     blocks = passes.wrap_code(blocks, code_columns(book))
     layout = page_layout(book.config)
     text_width = points(layout.width) - points(layout.inner) - points(layout.outer)
@@ -446,6 +446,114 @@ def prepare(
     mark = raw_block("typst", f"{CHAPTER_MARK}{doc.chapter.id}")
     opening = [raw_block("typst", f"#kopart[{markup(part)}]")] if part else []
     return [mark, *opening, *blocks]
+
+
+MATH_MARK = "KOBOOKMATH"
+
+
+def typst_of_math(formulas: list[tuple[str, str]]) -> list[str]:
+    """pandoc's Typst for each ``(kind, tex)`` formula, in one pandoc run."""
+    blocks = [
+        {
+            "t": "Para",
+            "c": [
+                {"t": "Str", "c": f"{MATH_MARK}{index}"},
+                {"t": "Space"},
+                {"t": "Math", "c": [{"t": kind}, tex]},
+            ],
+        }
+        for index, (kind, tex) in enumerate(formulas)
+    ]
+    document = {"pandoc-api-version": api_version(), "meta": {}, "blocks": blocks}
+    out = run_pandoc(["-f", "json", "-t", "typst", "--wrap=none"], json.dumps(document))
+    found = dict.fromkeys(range(len(formulas)), "")
+    for match in re.finditer(
+        rf"^{MATH_MARK}(\d+) (.*?)(?=\n+{MATH_MARK}\d+ |\Z)", out, re.M | re.S
+    ):
+        found[int(match.group(1))] = match.group(2).strip()
+    return [found[i] for i in range(len(formulas))]
+
+
+def failing_math(formulas: list[tuple[str, str]], workdir: Path) -> set[tuple[str, str]]:
+    """The formulas whose Typst the compiler refuses (pandoc writes symbols Typst renamed,
+    ``times.circle``, or ``frac(, )``) or that pandoc could not convert (it writes the
+    TeX as text): each is checked alone, cheaply, with Typst's evaluator."""
+    import typst
+
+    empty = workdir / "empty.typ"
+    empty.write_text("", encoding="utf-8")
+    compiler = typst.Compiler(input=str(empty), root=str(workdir))
+    failing = set()
+    for formula, code in zip(formulas, typst_of_math(formulas), strict=True):
+        if not code.startswith("$"):
+            failing.add(formula)
+            continue
+        try:
+            compiler.eval(f"[{code}]")
+        except Exception:  # typst.TypstError and what its evaluator raises
+            failing.add(formula)
+    return failing
+
+
+def math_images(
+    blocks: Blocks, failing: set[tuple[str, str]], book: Book, cache: Cache, assets: Assets
+) -> tuple[Blocks, list[Diagnostic]]:
+    """Formulas Typst cannot set, drawn by ziamath as the WeasyPrint engine draws all of
+    them (an SVG on the baseline); one ziamath cannot draw either is its TeX in code
+    type, with MATH001 at its chapter's line (never dropped, never a failed build)."""
+    problems: list[Diagnostic] = []
+    chapter = None
+
+    def action(node: dict[str, Any]) -> Any:
+        nonlocal chapter
+        if node["t"] == "RawBlock" and node["c"][1].startswith(CHAPTER_MARK):
+            ident = node["c"][1][len(CHAPTER_MARK) :].strip()
+            chapter = next((c for c in book.chapters if c.id == ident), chapter)
+        if node["t"] != "Math" or (node["c"][0]["t"], node["c"][1]) not in failing:
+            return None
+        display = node["c"][0]["t"] == "DisplayMath"
+        tex = node["c"][1]
+        try:
+            image = render_math(tex, display, cache, math_font(book.config.get("mathfont")))
+            if not (image.width_em > 0 and image.height_em > 0):  # Typst refuses such an SVG
+                raise MathError("ziamath drew it with no size")
+        except MathError as exc:
+            where = formula_location(chapter, tex) if chapter else Location(None)
+            problems.append(
+                Diagnostic(
+                    "MATH001",
+                    f"math could not be drawn ({exc}): {tex.strip()[:60]}",
+                    where,
+                    "simplify the TeX or report it; it is shown as source in the PDF",
+                    "warning",
+                )
+            )
+            return {"t": "Code", "c": [["", [], []], tex.strip()]}
+        key = hashlib.sha256(image.svg.encode()).hexdigest()[:24]
+        path = cache.put("typst-math", key, image.svg.encode(), ".svg")
+        if path is None:
+            return {"t": "Code", "c": [["", [], []], tex.strip()]}
+        name = assets.name(path)
+        size = f"width: {image.width_em:.3f}em, height: {image.height_em:.3f}em"
+        if display:
+            return raw_inline("typst", f'#align(center, image("{name}", {size}))')
+        lift = f"baseline: {image.depth_em:.3f}em"
+        return raw_inline("typst", f'#box({lift}, image("{name}", {size}))')
+
+    return walk(blocks, action), problems
+
+
+LANGUAGE_TAG = re.compile(r"[A-Za-z0-9_+#-]+")
+
+
+def code_tags(blocks: Blocks) -> Blocks:
+    """A code block's language as a Typst raw block's tag: mdBook's ``rust,ignore`` is the
+    language ``rust`` (Typst takes a tag up to the first character not in a name)."""
+    for node in iter_nodes(blocks):
+        if node["t"] in ("CodeBlock", "Code"):
+            classes = [c.split(",")[0] for c in node["c"][0][1]]
+            node["c"][0][1] = [c for c in classes if LANGUAGE_TAG.fullmatch(c)]
+    return blocks
 
 
 def running_head(blocks: Blocks) -> Blocks:
@@ -530,9 +638,10 @@ def original_line(book: Book) -> str:
 
 
 def render_typst(
-    book: Book, docs: list[Doc], cache: Cache, assets: Assets
+    book: Book, docs: list[Doc], cache: Cache, assets: Assets, workdir: Path
 ) -> tuple[str, list[Diagnostic]]:
-    """The whole book as one Typst document: kobook's template around pandoc's body."""
+    """The whole book as one Typst document: kobook's template around pandoc's body
+    (``workdir``: the compiler's folder, where formulas are checked)."""
     problems: list[Diagnostic] = []
     fonts = resolve_fonts(book.config)
     parts = part_titles(docs, book.config.words)
@@ -542,6 +651,12 @@ def render_typst(
             doc, book, cache, problems, assets, fonts.sans[0], parts.get(doc.chapter.id, "")
         )
     blocks = dangling_links(blocks, labelled(blocks))
+    formulas = list(
+        dict.fromkeys((n["c"][0]["t"], n["c"][1]) for n in iter_nodes(blocks) if n["t"] == "Math")
+    )
+    if formulas:
+        blocks, drawn = math_images(blocks, failing_math(formulas, workdir), book, cache, assets)
+        problems += drawn
     document = {"pandoc-api-version": api_version(), "meta": {}, "blocks": blocks}
     body = run_pandoc(
         ["-f", "json", "-t", "typst", "--wrap=none", "--syntax-highlighting=idiomatic"],
@@ -642,9 +757,6 @@ def write_pdf(
             missing,
             "see the list below; --keep-going writes the PDF anyway",
         )
-    assets = Assets(cache.root, book.root)
-    source, problems = render_typst(book, docs, cache, assets)
-    problems += html_leaks(docs, "typst")
     base = cache.root or Path(".kobook-cache")
     key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:12]
     workdir = inside(
@@ -652,6 +764,9 @@ def write_pdf(
     )
     own_workdir(workdir)
     remove_links(workdir)
+    assets = Assets(cache.root, book.root)
+    source, problems = render_typst(book, docs, cache, assets, workdir)
+    problems += html_leaks(docs, "typst")
     assets.link(workdir)
     main = workdir / "book.typ"
     main.write_text(source, encoding="utf-8")
