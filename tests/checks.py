@@ -104,7 +104,7 @@ def glued_breaks(pdf_text: str, source: str) -> list[tuple[str, str]]:
     alone is skipped: where math is an image (WeasyPrint), poppler puts the text
     after it (``, 역전파``) on lines of its own.
     """
-    from kobook.write.weasyprint.linebreak import identifier_seams
+    from kobook.write.shared.seams import identifier_seams
 
     names = set(re.findall(r"`([^`\s]+)`", source))
 

@@ -16,7 +16,7 @@ import pytest
 
 import kobook
 from kobook.write.shared.passes import BREAK_AFTER_CODE, CONTINUATION, unwrap_code_lines
-from kobook.write.weasyprint.linebreak import identifier_seams
+from kobook.write.shared.seams import identifier_seams
 from tests import checks
 from tests.conftest import BookMaker
 

@@ -21,6 +21,7 @@ from kobook.normalize import normalize_book
 from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, stringify
 from kobook.transform import transform_book
+from kobook.write.shared.seams import identifier_seams
 from kobook.write.typst.writer import CHAPTER_MARK, box_words, diagnostic_of, distribute
 from tests import checks as layout
 from tests.checks import pdf_pages, split_words, squash, words_off_page
@@ -118,6 +119,22 @@ def test_typst_running_heads_and_boxes(sample_build: Sample) -> None:
     assert layout.foreign_running_heads(pdf, [*titles, "차례"]) == []
     assert layout.broken_cell_words(pdf, sample_source()) == []
     assert layout.text_outside_boxes(pdf) == []
+
+
+def test_typst_lines_break_long_code_names_at_seams(sample_build: Sample) -> None:
+    """A whole-word box cannot be letter-spaced or hyphenated, so Typst's lines stay a
+    little looser than WeasyPrint's; a long code name is boxed piece by piece, so the
+    paragraph builder may break it at a seam (9 lines over 1 em and a worst of 1.8 em
+    before, 7 and 1.55 em after, of about 870 full lines)."""
+    pdf = sample_build("typst").outputs["pdf"]
+    names = set(re.findall(r"`([^`\s]{8,})`", sample_source()))
+    broken = layout.broken_names(pdf, names)
+    assert broken  # the DDP callout's DistributedData|Parallel
+    assert [(a, b) for a, b in broken if len(a) not in identifier_seams(a + b)] == []
+    gaps = layout.word_gaps(pdf)
+    assert len(gaps) > 300
+    assert len(layout.loose_lines(pdf, 1.0)) <= 0.01 * len(gaps)
+    assert layout.loose_lines(pdf, 1.6) == []
 
 
 def test_typst_citations_read_korean(sample_build: Sample) -> None:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kobook.write.weasyprint.linebreak import fits_without_trailing_space, identifier_seams, install
+from kobook.write.shared.seams import identifier_seams
+from kobook.write.weasyprint.linebreak import fits_without_trailing_space, install
 from tests.checks import broken_names, hyphenated, pdf_pages, squash, word_gaps
 
 

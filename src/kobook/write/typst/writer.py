@@ -16,6 +16,7 @@ between words and the text readers copy has no invisible characters.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 import unicodedata
@@ -41,6 +42,7 @@ from ..shared.latexmeta import sides
 from ..shared.layout import page_layout, points
 from ..shared.mathsvg import MathError, formula_location, math_family, math_font, render_math
 from ..shared.sanitize import sanitize_blocks
+from ..shared.seams import identifier_seams
 from ..shared.tables import SCALE_KEY, TABCOLSEP, table_widths
 from ..shared.templates import environment
 from ..shared.workdir import Assets, own_workdir, remove_links
@@ -167,6 +169,14 @@ def box_words(items: list[Any]) -> list[Any]:
         run.clear()
 
     for item in distribute(items):
+        pieces = name_pieces(item)
+        if pieces:  # a box ends after each piece but the last: Typst may break there
+            run.append(pieces[0])
+            out.extend(boxed(run))
+            run.clear()
+            out.extend(p for piece in pieces[1:-1] for p in boxed([piece]))
+            run.append(pieces[-1])  # stays with what follows it (its particle)
+            continue
         if item["t"] in SPACES or item["t"] in UNBOXED or is_chapter_number(item):
             flush()
             if item["t"] == "Note":
@@ -176,6 +186,26 @@ def box_words(items: list[Any]) -> list[Any]:
             run.append(item)
     flush()
     return out
+
+
+# A code name this long or longer may break at its seams (``DistributedData|Parallel``).
+LONG_NAME = 16
+
+
+def name_pieces(node: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """A long inline code name cut at its seams (:func:`identifier_seams`), or None.
+
+    Typst may break a line between two boxes, so each piece in its own box lets the
+    paragraph builder break a name that would leave its line loose, where WeasyPrint
+    breaks it (``hyphenate-character: ""``); shorter names stay whole.
+    """
+    if node["t"] != "Code" or len(node["c"][1]) < LONG_NAME or " " in node["c"][1]:
+        return None
+    text = node["c"][1]
+    bounds = [0, *identifier_seams(text), len(text)]
+    if len(bounds) == 2:
+        return None
+    return [{"t": "Code", "c": [node["c"][0], text[a:b]]} for a, b in itertools.pairwise(bounds)]
 
 
 def boxed(inlines: list[Any]) -> list[Any]:

@@ -29,6 +29,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..shared.seams import identifier_seams
+
 _PATCHED = False
 KEEP_ALL: contextvars.ContextVar[bool] = contextvars.ContextVar("kobook_keep_all", default=False)
 
@@ -222,30 +224,6 @@ class LatinInKorean:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._pyphen, name)
-
-
-SEAM = re.compile(
-    r"(?<=[a-z])(?=[A-Z])"  # Distributed|Data
-    r"|(?<=[A-Za-z0-9])(?=[./]\w|_+[A-Za-z0-9]|->\w)"  # torch|.float32, bucket|_cap, x|->next
-    r"|(?<=::)(?=\w)"  # std::|vector
-)
-
-
-def identifier_seams(token: str, left: int = 3, right: int = 3) -> list[int]:
-    """Where a code name may break without a hyphen: before an inner capital
-    (``Distributed|Data|Parallel``), before ``.``, ``_``, ``/`` or ``->`` and after ``::``.
-
-    These are the Chicago Manual's places (14.18): the period or underscore that starts
-    the next line shows the name goes on, where one ending a line would read as the end
-    of a sentence; a hyphen would read as part of the name.  Each side keeps at least
-    ``left``/``right`` characters (CSS ``hyphenate-limit-chars``).
-    """
-    left, right = max(left, 1), max(right, 1)
-    return [
-        m.start()
-        for m in SEAM.finditer(token)
-        if m.start() >= left and len(token) - m.start() >= right
-    ]
 
 
 def fits_without_trailing_space(

@@ -1,0 +1,33 @@
+"""Where a code name may break without a hyphen (both PDF engines that break names use it).
+
+WeasyPrint breaks a name at a seam when its line would otherwise stay loose
+(``weasyprint/linebreak.py``); Typst gets each piece of a long name as a box of
+its own, so its paragraph builder may break between them (``typst/writer.py``).
+"""
+
+from __future__ import annotations
+
+import re
+
+SEAM = re.compile(
+    r"(?<=[a-z])(?=[A-Z])"  # Distributed|Data
+    r"|(?<=[A-Za-z0-9])(?=[./]\w|_+[A-Za-z0-9]|->\w)"  # torch|.float32, bucket|_cap, x|->next
+    r"|(?<=::)(?=\w)"  # std::|vector
+)
+
+
+def identifier_seams(token: str, left: int = 3, right: int = 3) -> list[int]:
+    """Where a code name may break without a hyphen: before an inner capital
+    (``Distributed|Data|Parallel``), before ``.``, ``_``, ``/`` or ``->`` and after ``::``.
+
+    These are the Chicago Manual's places (14.18): the period or underscore that starts
+    the next line shows the name goes on, where one ending a line would read as the end
+    of a sentence; a hyphen would read as part of the name.  Each side keeps at least
+    ``left``/``right`` characters (CSS ``hyphenate-limit-chars``).
+    """
+    left, right = max(left, 1), max(right, 1)
+    return [
+        m.start()
+        for m in SEAM.finditer(token)
+        if m.start() >= left and len(token) - m.start() >= right
+    ]
