@@ -13,7 +13,6 @@ characters no font could draw are reported and fail the build.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -67,7 +66,7 @@ from ..shared.mathsvg import stix_math_font
 from ..shared.sanitize import sanitize_blocks
 from ..shared.tables import table_widths
 from ..shared.templates import BUILTIN
-from ..shared.workdir import Assets, own_workdir, remove_links
+from ..shared.workdir import Assets, compiler_workdir
 from .screen import (
     TRUST_HINT,
     Policy,
@@ -1177,13 +1176,7 @@ def write_pdf(
     assets = Assets(cache.root, book.root)
     latex, problems = render_latex(book, docs, cache, trusted=trusted, assets=assets)
     problems += html_leaks(docs, "xelatex")  # LEAK002: raw HTML it cannot draw
-    base = cache.root or Path(".kobook-cache")
-    key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:12]
-    workdir = inside(
-        base / "latex" / key, base, what="LaTeX working folder", folder="the cache folder"
-    )
-    own_workdir(workdir)
-    remove_links(workdir)
+    workdir = compiler_workdir(cache.root, out, "latex", "LaTeX working folder")
     assets.link(workdir)
     tex = workdir / "book.tex"
     previous = tex.read_text(encoding="utf-8") if tex.exists() else None

@@ -14,6 +14,8 @@ import os
 import shutil
 from pathlib import Path
 
+from ...boundary import inside
+
 
 class Assets:
     """The files a compiler reads (images, emoji), by names inside its working folder.
@@ -105,3 +107,15 @@ def remove_links(workdir: Path) -> None:
             path = Path(folder, name)
             if path.is_symlink():
                 path.unlink()
+
+
+def compiler_workdir(cache_root: Path | None, out: Path, engine: str, what: str) -> Path:
+    """The working folder of ``engine`` (``latex``, ``typst``) for the output ``out``: inside
+    the cache, made on this machine (:func:`own_workdir`) and without links it did not make
+    (:func:`remove_links`).  ``what`` names it in an error (``LaTeX working folder``)."""
+    base = cache_root or Path(".kobook-cache")
+    key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:12]
+    workdir = inside(base / engine / key, base, what=what, folder="the cache folder")
+    own_workdir(workdir)
+    remove_links(workdir)
+    return workdir

@@ -23,7 +23,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from ...boundary import inside, within
+from ...boundary import within
 from ...cache import Cache
 from ...errors import Diagnostic, KobookError, Location
 from ...korean.hangul import has_hangul
@@ -45,7 +45,7 @@ from ..shared.sanitize import sanitize_blocks
 from ..shared.seams import identifier_seams
 from ..shared.tables import SCALE_KEY, TABCOLSEP, table_widths
 from ..shared.templates import environment
-from ..shared.workdir import Assets, own_workdir, remove_links
+from ..shared.workdir import Assets, compiler_workdir
 
 Blocks = list[dict[str, Any]]
 TEMPLATES = "typst"
@@ -76,18 +76,12 @@ def markup(text: str) -> str:
 
 # --- Korean words ----------------------------------------------------------------------
 
-SPACES = frozenset(("Space", "SoftBreak", "LineBreak"))
+SPACES = passes.SPACES
 # A run with one of these in it is not boxed: a box would hold the footnote's text, the
 # image, or a line break.
 UNBOXED = frozenset(("Note", "Image", "LineBreak", "RawInline"))
-CONTAINERS = {
-    "Emph": None,
-    "Underline": None,
-    "Strong": None,
-    "Strikeout": None,
-    "Superscript": None,
-    "Subscript": None,
-    "SmallCaps": None,
+# Nodes that hold inlines: where (None: the whole content; else an index into it).
+CONTAINERS: dict[str, int | None] = {kind: None for kind in passes.WRAPPERS} | {
     "Span": 1,
     "Link": 1,
 }
@@ -99,9 +93,6 @@ def inner(node: dict[str, Any]) -> list[Any] | None:
         return None
     index = CONTAINERS[node["t"]]
     return node["c"] if index is None else node["c"][index]
-
-
-QUOTES = {"SingleQuote": ("\u2018", "\u2019"), "DoubleQuote": ("\u201c", "\u201d")}
 
 
 def with_inner(node: dict[str, Any], content: list[Any], first: bool) -> dict[str, Any]:
@@ -123,7 +114,7 @@ def distribute(items: list[Any]) -> list[Any]:
     out: list[Any] = []
     for item in items:
         if item["t"] == "Quoted":
-            opening, closing = QUOTES.get(item["c"][0]["t"], ("\u201c", "\u201d"))
+            opening, closing = passes.QUOTE_MARKS.get(item["c"][0]["t"], ("\u201c", "\u201d"))
             out += distribute(
                 [{"t": "Str", "c": opening}, *item["c"][1], {"t": "Str", "c": closing}]
             )
@@ -644,7 +635,8 @@ def template_variables(book: Book) -> dict[str, Any]:
         "authors": markup(", ".join(config.authors)),
         "translators": markup(", ".join(config.translators)),
         "date": markup(config.date_text or ""),
-        "words": {"toc": markup(words.word("contents")), "by": "", "translated": ""},
+        "contents": markup(words.word("contents")),
+        "original": original_line(book),
         "byline": markup(words.names("by", config.authors)) if config.authors else "",
         "translatedby": markup(words.names("translated-by", config.translators))
         if config.translators
@@ -694,8 +686,6 @@ def render_typst(
         what="Typst writer",
     )
     variables = template_variables(book)
-    variables["original"] = original_line(book)
-    variables["contents"] = markup(book.config.words.word("contents"))
     template = environment(book.root).get_template(f"{TEMPLATES}/book.typ")
     return template.render(body=body, **variables), problems
 
@@ -787,13 +777,7 @@ def write_pdf(
             missing,
             "see the list below; --keep-going writes the PDF anyway",
         )
-    base = cache.root or Path(".kobook-cache")
-    key = hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:12]
-    workdir = inside(
-        base / "typst" / key, base, what="Typst working folder", folder="the cache folder"
-    )
-    own_workdir(workdir)
-    remove_links(workdir)
+    workdir = compiler_workdir(cache.root, out, "typst", "Typst working folder")
     assets = Assets(cache.root, book.root)
     source, problems = render_typst(book, docs, cache, assets, workdir)
     problems += html_leaks(docs, "typst")
