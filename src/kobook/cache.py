@@ -47,6 +47,19 @@ def digest(*parts: str | bytes) -> str:
     return h.hexdigest()[:32]
 
 
+@functools.cache
+def code_digest() -> str:
+    """A key for kobook's own code (every module under ``kobook/``): entries that hold what
+    kobook computed (a chapter's findings, its Typst) are misses after kobook changes, even
+    between two commits that keep the version number."""
+    package = Path(__file__).resolve().parent
+    sources = sorted(package.rglob("*.py"))
+    return digest(
+        *(path.relative_to(package).as_posix() for path in sources),
+        *(path.read_bytes() for path in sources),
+    )
+
+
 def secret_file() -> Path:
     """Where this machine's cache secret is kept: ``$XDG_CACHE_HOME/kobook/key``."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")

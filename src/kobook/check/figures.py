@@ -41,18 +41,28 @@ def fig002_file_name_alt(doc: SourceDoc, settings: Settings) -> Iterator[Finding
             )
 
 
+def image_name(url: str) -> str | None:
+    """The file an image URL names (None: a URL with a scheme, not a file)."""
+    from urllib.parse import unquote
+
+    if re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I):
+        return None
+    return unquote(url.split("#")[0].split("?")[0])
+
+
+def image_bases(path: Path, settings: Settings) -> list[Path]:
+    """Where an image named in ``path`` may be: beside it, or in the project."""
+    return [path.parent] + ([Path(settings.project)] if settings.project else [])
+
+
 def img001_missing(doc: SourceDoc, settings: Settings) -> Iterator[Finding]:
     if doc.path is None:
         return
-    bases = [doc.path.parent] + ([settings.project] if settings.project else [])
+    bases = image_bases(doc.path, settings)
     for match in images(doc):
         url = match.group(2)
-        if re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I):
-            continue
-        from urllib.parse import unquote
-
-        name = unquote(url.split("#")[0].split("?")[0])
-        if not any((Path(base) / name).is_file() for base in bases):
+        name = image_name(url)
+        if name is not None and not any((base / name).is_file() for base in bases):
             yield Finding(
                 "IMG001",
                 match.start(2),
@@ -61,6 +71,19 @@ def img001_missing(doc: SourceDoc, settings: Settings) -> Iterator[Finding]:
                 None,
                 "error",
             )
+
+
+def images_present(text: str, path: Path | None, settings: Settings) -> str:
+    """What IMG001 reads beside the text: which of the images it names exist (a key for
+    findings kept in a cache)."""
+    if path is None:
+        return ""
+    bases = image_bases(path, settings)
+    names = [image_name(m.group(2)) for m in IMAGE.finditer(text)]
+    return "".join(
+        "-" if name is None else "1" if any((b / name).is_file() for b in bases) else "0"
+        for name in names
+    )
 
 
 def count_figures(doc: SourceDoc) -> int:
