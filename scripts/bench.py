@@ -235,6 +235,44 @@ def bench_cold_warm(engine: str, work: Path) -> list[Row]:
     return rows
 
 
+def bench_kept(engine: str, work: Path) -> Row:
+    """The playbook built again after a one-paragraph edit by a process that built it
+    before (``kobook.build`` called again, as an editor integration or ``preview`` does):
+    what the process keeps (Typst's compiler) on top of the cache.  Median of 3 edits."""
+    book = work / f"kept-{engine}"
+    shutil.rmtree(book, ignore_errors=True)
+    shutil.copytree(PLAYBOOK, book)
+    report = work / f"kept-{engine}.json"
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--kept-worker", engine, str(book)]
+    cmd += [str(work / f"kept-{engine}-cache"), str(report)]
+    _seconds, peak, rc, tail = run(cmd)
+    name = f"playbook pdf ({engine}, warm after an edit, same process)"
+    if rc != 0 or not report.exists():
+        last = tail.strip().splitlines()[-1] if tail.strip() else ""
+        return Row(name, 0.0, peak, f"FAILED rc={rc}: {last}")
+    times = json.loads(report.read_text())
+    note = "median of 3 edits: " + " ".join(f"{t:.2f}" for t in times)
+    return Row(name, sorted(times)[1], peak, note)
+
+
+def kept_worker(engine: str, book: Path, cache: Path, report: Path) -> None:
+    """Build ``book`` once, then after each of three edits; write the three times."""
+    import kobook
+
+    out = book / "dist"
+    kobook.build(book, ["pdf"], engine=engine, cache_dir=cache, out=out)
+    source = book / PLAYBOOK_MD.name
+    times = []
+    for n in range(3):
+        text = source.read_text(encoding="utf-8")
+        cut = text.index("\n\n", len(text) // 2)
+        source.write_text(text[:cut] + f" 한 문장을 더했다{n}." + text[cut:], encoding="utf-8")
+        start = time.perf_counter()
+        kobook.build(book, ["pdf"], engine=engine, cache_dir=cache, out=out)
+        times.append(time.perf_counter() - start)
+    report.write_text(json.dumps(times), encoding="utf-8")
+
+
 def bench_engines(work: Path, plain_xelatex: bool) -> list[Row]:
     """Every PDF engine on the playbook, cold and warm, beside the plain routes (README's
     table of engines)."""
@@ -242,6 +280,7 @@ def bench_engines(work: Path, plain_xelatex: bool) -> list[Row]:
     for engine in ("weasyprint", "xelatex", "typst"):
         if engine != "xelatex" or shutil.which("xelatex"):
             rows += bench_cold_warm(engine, work)
+            rows.append(bench_kept(engine, work))
     rows.append(bench_plain_typst(work))
     if plain_xelatex and shutil.which("xelatex"):
         rows.append(bench_plain_xelatex(work))
@@ -481,7 +520,12 @@ def main() -> int:
         help="only the PDF engines on the playbook: cold, warm, and the plain routes",
     )
     parser.add_argument("--preview-worker", nargs=3, type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--kept-worker", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.kept_worker:
+        engine, *paths = args.kept_worker
+        kept_worker(engine, *(Path(p) for p in paths))
+        return 0
     if args.preview_worker:
         preview_worker(*args.preview_worker)
         return 0

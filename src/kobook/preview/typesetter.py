@@ -8,7 +8,10 @@ the next PDF faster: WeasyPrint and the fonts loaded, the formulas already
 drawn (:mod:`kobook.write.weasyprint.svgreplay`), the font subsets
 (:mod:`kobook.write.weasyprint.subset`) and the pages of the last chapter PDF, of
 which a save lays out again only those it changed
-(:mod:`kobook.write.weasyprint.relayout`).
+(:mod:`kobook.write.weasyprint.relayout`).  With ``engine: typst`` it keeps the
+Typst compiler (:mod:`kobook.write.typst.compiler`), whose memoized layout makes
+the next compile of the chapter cost what the edit changed; with ``xelatex``,
+latexmk's files in the cache.
 
 The process is ``python -m kobook.preview.typesetter_main``, not a
 multiprocessing child: that would run the caller's main script again (a
@@ -56,10 +59,16 @@ WARM_UP = "<html lang='ko'><body><p>미리 보기 준비 — preview 1.</p></bod
 def typeset(engine: str, book: Book, docs: list[Doc], target: Path, cache: Cache) -> list[Any]:
     """Write ``target`` with ``engine`` (in this process); the build's warnings."""
     KEPT_LAYOUT.made = KEPT_LAYOUT.reused = 0
-    if engine == "xelatex":
-        from ..write.latex import writer as latex_writer
+    if engine != "weasyprint":
+        # XeLaTeX keeps its own files in the cache; Typst keeps its compiler in this
+        # process (kobook.write.typst.compiler) and each chapter's Typst in the cache.
+        from ..write import registry
 
-        return latex_writer.write_pdf(book, docs, target, cache)
+        return (
+            registry.get(engine, output="pdf")
+            .run(registry.Job(book, docs, target, cache, all_docs=docs))
+            .problems
+        )
     from ..write.weasyprint import subset
     from ..write.weasyprint import writer as weasyprint_writer
 

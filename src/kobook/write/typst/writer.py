@@ -19,7 +19,9 @@ import hashlib
 import itertools
 import json
 import re
+import secrets
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,8 @@ from ..shared.seams import identifier_seams
 from ..shared.tables import SCALE_KEY, TABCOLSEP, table_widths
 from ..shared.templates import environment
 from ..shared.workdir import Assets, compiler_workdir
+from . import bodies
+from .compiler import compile_pdf
 
 Blocks = list[dict[str, Any]]
 TEMPLATES = "typst"
@@ -357,14 +361,18 @@ def spans(blocks: Blocks, sans: str) -> Blocks:
     return walk(blocks, action)
 
 
-def images(blocks: Blocks, root: Path, cache: Cache, assets: Assets) -> Blocks:
+def images(
+    blocks: Blocks, root: Path, cache: Cache, assets: Assets, sources: list[Path] | None = None
+) -> Blocks:
     """Images by names inside the compiler's root (``assets/…``, links made before the
-    run); only files inside the book or the cache."""
+    run); only files inside the book or the cache.  ``sources`` gets each file named."""
     roots = [root] + ([cache.root] if cache.root is not None else [])
     for node in iter_nodes(blocks):
         if node["t"] == "Image":
             url = node["c"][2][0]
             path = (root / url) if not Path(url).is_absolute() else Path(url)
+            if sources is not None:
+                sources.append(path)
             if path.is_file() and any(within(path, top) for top in roots):
                 path = path.resolve()
                 if path.suffix.lower() not in NATIVE_IMAGES:
@@ -435,8 +443,10 @@ def prepare(
     assets: Assets,
     sans: str,
     part: str = "",
+    sources: list[Path] | None = None,
 ) -> Blocks:
-    """The Typst-specific passes over one chapter (on a copy)."""
+    """The Typst-specific passes over one chapter (on a copy); ``sources`` gets the image
+    files it names."""
     blocks = copy_tree(doc.blocks)
     blocks, unsafe = sanitize_blocks(blocks, doc.chapter)
     problems += unsafe
@@ -456,7 +466,7 @@ def prepare(
     blocks = cell_insets(blocks, text_width)
     blocks = tables(blocks)
     blocks = passes.table_cell_words(blocks, boxed)
-    blocks = images(blocks, book.root, cache, assets)
+    blocks = images(blocks, book.root, cache, assets, sources)
     if (
         book.config.line_breaking == "word"
         and language_of(doc.chapter.lang or book.config.lang) == "ko"
@@ -659,35 +669,145 @@ def original_line(book: Book) -> str:
     return markup(text)
 
 
+@dataclass
+class Rendered:
+    """The book as one Typst document, with what the build needs beside it."""
+
+    source: str
+    problems: list[Diagnostic]
+    chars: set[str]  # every character of the text (for GLYPH001)
+    made: list[str]  # the chapters whose Typst was made (the others' came from the cache)
+
+
 def render_typst(
     book: Book, docs: list[Doc], cache: Cache, assets: Assets, workdir: Path
-) -> tuple[str, list[Diagnostic]]:
+) -> Rendered:
     """The whole book as one Typst document: kobook's template around pandoc's body
-    (``workdir``: the compiler's folder, where formulas are checked)."""
-    problems: list[Diagnostic] = []
+    (``workdir``: the compiler's folder, where formulas are checked).
+
+    A chapter's Typst comes from the cache when nothing it depends on changed
+    (:mod:`.bodies`); the others are made by :func:`prepare`, then together: their
+    formulas checked and pandoc's Typst writer run once for all of them.
+    """
     fonts = resolve_fonts(book.config)
     parts = part_titles(docs, book.config.words)
-    blocks: Blocks = []
-    for doc in docs:
-        blocks += prepare(
-            doc, book, cache, problems, assets, fonts.sans[0], parts.get(doc.chapter.id, "")
-        )
-    blocks = dangling_links(blocks, labelled(blocks))
-    formulas = list(
-        dict.fromkeys((n["c"][0]["t"], n["c"][1]) for n in iter_nodes(blocks) if n["t"] == "Math")
+    keys = [bodies.chapter_key(doc, book, parts.get(doc.chapter.id, "")) for doc in docs]
+    entries = [bodies.load(cache, key) for key in keys]
+    prepared: dict[int, tuple[Blocks, bodies.Entry]] = {}
+
+    def prepared_chapter(index: int) -> tuple[Blocks, bodies.Entry]:
+        if index not in prepared:
+            doc = docs[index]
+            problems: list[Diagnostic] = []
+            sources: list[Path] = []
+            chapter_assets = Assets(cache.root, book.root)
+            part = parts.get(doc.chapter.id, "")
+            blocks = prepare(
+                doc, book, cache, problems, chapter_assets, fonts.sans[0], part, sources
+            )
+            entry = bodies.Entry(
+                typst="",
+                labels=sorted(labelled(blocks)),
+                targets=sorted(link_targets(blocks)),
+                dangling=[],
+                chars="".join(sorted(text_chars(doc.blocks))),
+                problems=problems,
+                assets={name: str(path) for name, path in chapter_assets.files.items()},
+                sources=[bodies.stamp(path) for path in dict.fromkeys(sources)],
+            )
+            prepared[index] = (blocks, entry)
+        return prepared[index]
+
+    for index, entry in enumerate(entries):
+        if entry is None:
+            prepared_chapter(index)
+    labels = set().union(
+        *(set(e.labels) for e in entries if e is not None),
+        *(set(entry.labels) for _, entry in prepared.values()),
     )
-    if formulas:
-        blocks, drawn = math_images(blocks, failing_math(formulas, workdir), book, cache, assets)
-        problems += drawn
-    document = {"pandoc-api-version": api_version(), "meta": {}, "blocks": blocks}
+    made = [i for i, e in enumerate(entries) if e is None or not e.fresh(labels)]
+    if made:
+        make_chapters(book, [prepared_chapter(i) for i in made], labels, cache, workdir)
+        for index in made:
+            entries[index] = prepared[index][1]
+            bodies.store(cache, keys[index], prepared[index][1])
+    kept = [entry for entry in entries if entry is not None]
+    for entry in kept:
+        assets.files.update({name: Path(path) for name, path in entry.assets.items()})
+    variables = template_variables(book)
+    template = environment(book.root).get_template(f"{TEMPLATES}/book.typ")
+    return Rendered(
+        template.render(body="".join(entry.typst for entry in kept), **variables),
+        [problem for entry in kept for problem in entry.problems],
+        set().union(*(set(entry.chars) for entry in kept)),
+        [docs[i].chapter.id for i in made],
+    )
+
+
+def make_chapters(
+    book: Book,
+    chapters: list[tuple[Blocks, bodies.Entry]],
+    labels: set[str],
+    cache: Cache,
+    workdir: Path,
+) -> None:
+    """Fill in each prepared chapter's entry: its links to no label dropped, the formulas
+    Typst refuses drawn, and pandoc's Typst (one run, cut at a mark before each)."""
+    chapters = [(dangling_links(blocks, labels), entry) for blocks, entry in chapters]
+    formulas = list(
+        dict.fromkeys(
+            (n["c"][0]["t"], n["c"][1])
+            for blocks, _ in chapters
+            for n in iter_nodes(blocks)
+            if n["t"] == "Math"
+        )
+    )
+    failing = failing_math(formulas, workdir) if formulas else set()
+    split = f"// kobook-split-{secrets.token_hex(12)}"
+    everything: Blocks = []
+    for blocks, entry in chapters:
+        entry.dangling = sorted(set(entry.targets) - labels)
+        if failing:
+            math_assets = Assets(cache.root, book.root)
+            blocks, drawn = math_images(blocks, failing, book, cache, math_assets)
+            entry.problems += drawn
+            entry.assets.update({name: str(path) for name, path in math_assets.files.items()})
+        everything += [raw_block("typst", split), *blocks]
+    document = {"pandoc-api-version": api_version(), "meta": {}, "blocks": everything}
     body = run_pandoc(
         ["-f", "json", "-t", "typst", "--wrap=none", "--syntax-highlighting=idiomatic"],
         json.dumps(document),
         what="Typst writer",
     )
-    variables = template_variables(book)
-    template = environment(book.root).get_template(f"{TEMPLATES}/book.typ")
-    return template.render(body=body, **variables), problems
+    pieces = bodies.split_output(body, split, len(chapters))
+    if pieces is None:
+        raise KobookError(
+            "pandoc's Typst writer did not keep the chapters apart",
+            code="TYP001",
+            hint="report this as a kobook bug; --engine weasyprint builds the book",
+        )
+    for (_, entry), piece in zip(chapters, pieces, strict=True):
+        entry.typst = piece
+
+
+def link_targets(blocks: Blocks) -> set[str]:
+    """The ids the chapter's internal links (``#id``) point to."""
+    return {
+        node["c"][2][0][1:]
+        for node in iter_nodes(blocks)
+        if node["t"] == "Link" and node["c"][2][0].startswith("#")
+    }
+
+
+def text_chars(blocks: Blocks) -> set[str]:
+    """Every character of the chapter's text and code."""
+    chars: set[str] = set()
+    for node in iter_nodes(blocks):
+        if node["t"] == "Str":
+            chars.update(node["c"])
+        elif node["t"] in ("Code", "CodeBlock"):
+            chars.update(node["c"][1])
+    return chars
 
 
 # --- The compiler ----------------------------------------------------------------------
@@ -729,36 +849,25 @@ def diagnostic_of(book: Book, source: str, text: str, code: str, severity: str) 
     )
 
 
-def missing_glyphs(book: Book, docs: list[Doc]) -> list[Diagnostic]:
+def missing_glyphs(book: Book, chars: set[str]) -> list[Diagnostic]:
     """GLYPH001 for each character of the text no installed font has (Typst would draw
     tofu: it falls back through every font it knows, so only these are lost)."""
     fonts = resolve_fonts(book.config)
     stacks = [*fonts.serif, *fonts.sans, *fonts.mono, *fonts.emoji]
-    seen: set[str] = set()
     problems = []
-    for doc in docs:
-        for node in iter_nodes(doc.blocks):
-            if node["t"] not in ("Str", "Code", "CodeBlock"):
-                continue
-            text = node["c"] if node["t"] == "Str" else node["c"][1]
-            for char in set(text) - seen:
-                seen.add(char)
-                if (
-                    char.isspace()
-                    or ord(char) < 0x80
-                    or unicodedata.category(char) in ("Cf", "Mn", "Cc")
-                ):
-                    continue
-                if any(covers(f, char) for f in stacks) or fallback_family(char):
-                    continue
-                problems.append(
-                    Diagnostic(
-                        "GLYPH001",
-                        f"Typst: no installed font has '{char}' (U+{ord(char):04X})",
-                        book.locate(char),
-                        "install a font that has it (kobook doctor), or replace the character",
-                    )
-                )
+    for char in sorted(chars):
+        if char.isspace() or ord(char) < 0x80 or unicodedata.category(char) in ("Cf", "Mn", "Cc"):
+            continue
+        if any(covers(f, char) for f in stacks) or fallback_family(char):
+            continue
+        problems.append(
+            Diagnostic(
+                "GLYPH001",
+                f"Typst: no installed font has '{char}' (U+{ord(char):04X})",
+                book.locate(char),
+                "install a font that has it (kobook doctor), or replace the character",
+            )
+        )
     return problems
 
 
@@ -768,7 +877,10 @@ def write_pdf(
     """Write ``out`` with the Typst compiler from the ``typst`` wheel; return warnings."""
     import typst
 
-    missing = missing_glyphs(book, docs)
+    workdir = compiler_workdir(cache.root, out, "typst", "Typst working folder")
+    assets = Assets(cache.root, book.root)
+    rendered = render_typst(book, docs, cache, assets, workdir)
+    missing = missing_glyphs(book, rendered.chars)
     if missing and not keep_going:
         raise KobookError.summarising(
             f"{len(missing)} character(s) have no glyph in any installed font; "
@@ -777,20 +889,14 @@ def write_pdf(
             missing,
             "see the list below; --keep-going writes the PDF anyway",
         )
-    workdir = compiler_workdir(cache.root, out, "typst", "Typst working folder")
-    assets = Assets(cache.root, book.root)
-    source, problems = render_typst(book, docs, cache, assets, workdir)
-    problems += html_leaks(docs, "typst")
+    source, problems = rendered.source, rendered.problems + html_leaks(docs, "typst")
     assets.link(workdir)
     main = workdir / "book.typ"
     main.write_text(source, encoding="utf-8")
     try:
         _, math_folder = math_family(book.config.get("mathfont"))
-        pdf, warnings = typst.compile_with_warnings(
-            str(main),
-            root=str(workdir),
-            font_paths=[math_folder] if math_folder else [],
-            timestamp=book.config.output_epoch,
+        pdf, warnings = compile_pdf(
+            main, workdir, [math_folder] if math_folder else [], book.config.output_epoch
         )
     except typst.TypstError as error:
         text = getattr(error, "diagnostic", "") or str(error)
