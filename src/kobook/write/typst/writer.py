@@ -689,38 +689,22 @@ def render_typst(
     (:mod:`.bodies`); the others are made by :func:`prepare`, then together: their
     formulas checked and pandoc's Typst writer run once for all of them.
     """
-    fonts = resolve_fonts(book.config)
+    sans = resolve_fonts(book.config).sans[0]
     parts = part_titles(docs, book.config.words)
     keys = [bodies.chapter_key(doc, book, parts.get(doc.chapter.id, "")) for doc in docs]
     entries = [bodies.load(cache, key) for key in keys]
-    prepared: dict[int, tuple[Blocks, bodies.Entry]] = {}
+    missing = [i for i, entry in enumerate(entries) if entry is None]
+    prepared = {
+        i: prepare_chapter(docs[i], book, cache, sans, parts.get(docs[i].chapter.id, ""))
+        for i in missing
+    }
 
     def prepared_chapter(index: int) -> tuple[Blocks, bodies.Entry]:
         if index not in prepared:
             doc = docs[index]
-            problems: list[Diagnostic] = []
-            sources: list[Path] = []
-            chapter_assets = Assets(cache.root, book.root)
-            part = parts.get(doc.chapter.id, "")
-            blocks = prepare(
-                doc, book, cache, problems, chapter_assets, fonts.sans[0], part, sources
-            )
-            entry = bodies.Entry(
-                typst="",
-                labels=sorted(labelled(blocks)),
-                targets=sorted(link_targets(blocks)),
-                dangling=[],
-                chars="".join(sorted(text_chars(doc.blocks))),
-                problems=problems,
-                assets={name: str(path) for name, path in chapter_assets.files.items()},
-                sources=[bodies.stamp(path) for path in dict.fromkeys(sources)],
-            )
-            prepared[index] = (blocks, entry)
+            prepared[index] = prepare_chapter(doc, book, cache, sans, parts.get(doc.chapter.id, ""))
         return prepared[index]
 
-    for index, entry in enumerate(entries):
-        if entry is None:
-            prepared_chapter(index)
     labels = set().union(
         *(set(e.labels) for e in entries if e is not None),
         *(set(entry.labels) for _, entry in prepared.values()),
@@ -744,6 +728,27 @@ def render_typst(
     )
 
 
+def prepare_chapter(
+    doc: Doc, book: Book, cache: Cache, sans: str, part: str
+) -> tuple[Blocks, bodies.Entry]:
+    """One chapter through :func:`prepare`, and its entry, without its Typst yet."""
+    problems: list[Diagnostic] = []
+    sources: list[Path] = []
+    chapter_assets = Assets(cache.root, book.root)
+    blocks = prepare(doc, book, cache, problems, chapter_assets, sans, part, sources)
+    entry = bodies.Entry(
+        typst="",
+        labels=sorted(labelled(blocks)),
+        targets=sorted(link_targets(blocks)),
+        dangling=[],
+        chars="".join(sorted(text_chars(doc.blocks))),
+        problems=problems,
+        assets={name: str(path) for name, path in chapter_assets.files.items()},
+        sources=[bodies.stamp(path) for path in dict.fromkeys(sources)],
+    )
+    return blocks, entry
+
+
 def make_chapters(
     book: Book,
     chapters: list[tuple[Blocks, bodies.Entry]],
@@ -752,7 +757,7 @@ def make_chapters(
     workdir: Path,
 ) -> None:
     """Fill in each prepared chapter's entry: its links to no label dropped, the formulas
-    Typst refuses drawn, and pandoc's Typst (one run, cut at a mark before each)."""
+    Typst refuses drawn, and pandoc's Typst (:func:`pandoc_typst`)."""
     chapters = [(dangling_links(blocks, labels), entry) for blocks, entry in chapters]
     formulas = list(
         dict.fromkeys(
@@ -763,8 +768,7 @@ def make_chapters(
         )
     )
     failing = failing_math(formulas, workdir) if formulas else set()
-    split = f"// kobook-split-{secrets.token_hex(12)}"
-    everything: Blocks = []
+    ready: list[Blocks] = []
     for blocks, entry in chapters:
         entry.dangling = sorted(set(entry.targets) - labels)
         if failing:
@@ -772,6 +776,17 @@ def make_chapters(
             blocks, drawn = math_images(blocks, failing, book, cache, math_assets)
             entry.problems += drawn
             entry.assets.update({name: str(path) for name, path in math_assets.files.items()})
+        ready.append(blocks)
+    for (_, entry), text in zip(chapters, pandoc_typst(ready), strict=True):
+        entry.typst = text
+
+
+def pandoc_typst(chapters: list[Blocks]) -> list[str]:
+    """pandoc's Typst of each chapter: one run for all (two side by side took as long), its
+    output cut at a mark put before each chapter."""
+    split = f"// kobook-split-{secrets.token_hex(12)}"
+    everything: Blocks = []
+    for blocks in chapters:
         everything += [raw_block("typst", split), *blocks]
     document = {"pandoc-api-version": api_version(), "meta": {}, "blocks": everything}
     body = run_pandoc(
@@ -786,8 +801,7 @@ def make_chapters(
             code="TYP001",
             hint="report this as a kobook bug; --engine weasyprint builds the book",
         )
-    for (_, entry), piece in zip(chapters, pieces, strict=True):
-        entry.typst = piece
+    return pieces
 
 
 def link_targets(blocks: Blocks) -> set[str]:
