@@ -11,15 +11,22 @@ cached by content hash: a warm build does no image work at all.
 from __future__ import annotations
 
 import io
+import struct
 from pathlib import Path
 
 from ...cache import Cache, digest
 
-VERSION = "1"
+VERSION = "2"  # 2: EXIF orientation applied, EXIF dropped
+ORIENTATION = 0x0112  # the EXIF tag
 
 
 def needs_conversion(data: bytes) -> bool:
-    """True unless the file is a JPEG or an 8-bit, opaque, non-interlaced RGB/grey PNG."""
+    """True unless the file is a JPEG or an 8-bit, opaque, non-interlaced RGB/grey PNG
+    without EXIF.
+
+    WeasyPrint copies a PNG with EXIF (macOS screenshots carry it, with no orientation)
+    to apply its orientation and so encodes it again: a second of the playbook's build.
+    """
     if data[:3] == b"\xff\xd8\xff":
         return False
     if not data.startswith(b"\x89PNG\r\n\x1a\n"):
@@ -27,22 +34,50 @@ def needs_conversion(data: bytes) -> bool:
     bit_depth, color_type, _c, _f, interlace = data[24:29]
     if bit_depth != 8 or color_type not in (0, 2) or interlace != 0:
         return True
-    return b"tRNS" in data[: data.find(b"IDAT")] if b"IDAT" in data else True
+    if b"IDAT" not in data:
+        return True
+    header = data[: data.find(b"IDAT")]
+    return b"tRNS" in header or b"eXIf" in header
 
 
 def flatten(data: bytes) -> bytes:
-    """The first frame on white, as an 8-bit RGB (or grey) PNG with fast compression."""
-    from PIL import Image
+    """The first frame on white, turned as its EXIF says, as an 8-bit RGB (or grey) PNG
+    with fast compression."""
+    from PIL import Image, ImageOps
 
     with Image.open(io.BytesIO(data)) as image:
         image.seek(0)
-        frame = image.convert("RGBA")
+        # As WeasyPrint shows it (``image-orientation: from-image``); the copy has no EXIF.
+        frame = ImageOps.exif_transpose(image).convert("RGBA")
     background = Image.new("RGBA", frame.size, (255, 255, 255, 255))
     background.alpha_composite(frame)
     flat = background.convert("RGB")
     buffer = io.BytesIO()
     flat.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
+
+
+def without_exif(data: bytes) -> bytes | None:
+    """An opaque 8-bit RGB/grey PNG whose only fault is EXIF that does not turn it, with its
+    ``eXIf`` chunks left out (no decoding: the rows stay as they are); None otherwise."""
+    from PIL import Image
+
+    bit_depth, color_type, _c, _f, interlace = data[24:29]
+    if bit_depth != 8 or color_type not in (0, 2) or interlace != 0:
+        return None
+    if b"tRNS" in data[: data.find(b"IDAT")]:
+        return None
+    with Image.open(io.BytesIO(data)) as image:  # reads the chunks before the rows only
+        if image.getexif().get(ORIENTATION, 1) != 1:
+            return None
+    chunks, position = [data[:8]], 8
+    while position + 8 <= len(data):
+        (length,) = struct.unpack("!I", data[position : position + 4])
+        end = position + 12 + length
+        if data[position + 4 : position + 8] != b"eXIf":
+            chunks.append(data[position:end])
+        position = end
+    return b"".join(chunks)
 
 
 def print_ready(path: Path, cache: Cache | None) -> Path:
@@ -59,7 +94,7 @@ def print_ready(path: Path, cache: Cache | None) -> Path:
     if cached is not None:
         return cached
     try:
-        converted = flatten(data)
+        converted = without_exif(data) or flatten(data)
     except Exception:  # an image Pillow cannot read: let WeasyPrint report it
         return path
     stored = cache.put("print-image", key, converted, ".png")
