@@ -353,3 +353,26 @@ def test_corpus_distill_book_through_typst(tmp_path: Path) -> None:
     shown_as_tex = [d for d in result.diagnostics if d.code == "MATH001"]
     assert len(shown_as_tex) <= 10, shown_as_tex
     assert list((tmp_path / "cache").rglob("*.svg"))  # formulas Typst could not set, drawn
+
+
+def test_a_small_raster_image_has_the_size_weasyprint_gives_it(
+    make_book: BookMaker, tmp_path: Path
+) -> None:
+    """One CSS pixel per image pixel, as in the WeasyPrint PDF and the HTML book (Typst
+    took 72 dpi: a third larger); a wide image still fits the text width."""
+    from PIL import Image
+
+    root = make_book(
+        {"book/01.md": "# 장\n\n![작은 그림](images/small.png)\n\n![넓은 그림](images/wide.png)\n"}
+    )
+    (root / "images").mkdir()
+    Image.new("RGB", (300, 100), "red").save(root / "images/small.png", dpi=(72, 72))
+    Image.new("RGB", (3000, 100), "blue").save(root / "images/wide.png")
+    pdf = kobook.build(root, ["pdf"], engine="typst", cache_dir=tmp_path / "c").outputs["pdf"]
+    listing = subprocess.run(
+        ["pdfimages", "-list", str(pdf)], capture_output=True, text=True, check=True
+    ).stdout.splitlines()[2:]
+    ppi = {int(line.split()[3]): int(line.split()[12]) for line in listing}
+    assert ppi[300] == 96
+    width = float(PdfReader(pdf).pages[0].mediabox.width)
+    assert ppi[3000] > 3000 / (width / 72)  # narrower than the page: fitted to the text

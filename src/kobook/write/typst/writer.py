@@ -381,6 +381,41 @@ def images(
     return blocks
 
 
+RASTERS = (".png", ".jpg", ".jpeg", ".gif", ".webp")
+PX = 0.75  # a CSS pixel in points: WeasyPrint and the HTML book show an image pixel as one
+
+
+def natural_widths(blocks: Blocks, root: Path, text_width: float) -> Blocks:
+    """Raster images without a width get the width the other outputs give them: one CSS
+    pixel per image pixel (Typst takes the file's DPI, else 72, so a 300-pixel screenshot
+    was a third larger than in the WeasyPrint PDF), as a share of the text width at most
+    the whole of it.  Images in tables keep Typst's own size: a share of the text width
+    would be one of the cell's there."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] == "Table":
+            return node
+        if node["t"] != "Image":
+            return None
+        attrs = dict(node["c"][0][2])
+        path = root / node["c"][2][0]
+        if "width" in attrs or "height" in attrs or path.suffix.lower() not in RASTERS:
+            return None
+        try:
+            from PIL import Image
+
+            with Image.open(path) as image:
+                pixels = image.width
+        except Exception:  # not an image Pillow reads: the compiler reports it
+            return None
+        share = min(100.0, pixels * PX / text_width * 100) if text_width > 0 else 100.0
+        ident, classes, pairs = node["c"][0]
+        attr = [ident, classes, [*pairs, ["width", f"{share:.2f}%"]]]
+        return {"t": "Image", "c": [attr, *node["c"][1:]]}
+
+    return walk(blocks, action)
+
+
 def cell_insets(blocks: Blocks, text_width: float) -> Blocks:
     """Column widths as Typst reads them: :func:`table_widths` gives each column's text
     width as a share of the room left by LaTeX's ``\\tabcolsep`` on both sides; a Typst
@@ -466,6 +501,7 @@ def prepare(
     blocks = cell_insets(blocks, text_width)
     blocks = tables(blocks)
     blocks = passes.table_cell_words(blocks, boxed)
+    blocks = natural_widths(blocks, book.root, text_width)
     blocks = images(blocks, book.root, cache, assets, sources)
     if (
         book.config.line_breaking == "word"
