@@ -376,3 +376,22 @@ def test_a_small_raster_image_has_the_size_weasyprint_gives_it(
     assert ppi[300] == 96
     width = float(PdfReader(pdf).pages[0].mediabox.width)
     assert ppi[3000] > 3000 / (width / 72)  # narrower than the page: fitted to the text
+
+
+def test_natural_widths_read_no_file_outside_the_book(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from kobook.write.typst.writer import natural_widths
+
+    book, outside = tmp_path / "book", tmp_path / "outside.png"
+    book.mkdir()
+    for path in (book / "in.png", outside):
+        Image.new("RGB", (300, 100)).save(path)
+
+    def image(url: str) -> dict:
+        return {"t": "Image", "c": [["", [], []], [], [url, ""]]}
+
+    blocks = [{"t": "Para", "c": [image("in.png"), image("../outside.png"), image(str(outside))]}]
+    found = natural_widths(blocks, [book], 450.0)[0]["c"]
+    assert found[0]["c"][0][2] == [["width", "50.00%"]]
+    assert found[1]["c"][0][2] == [] and found[2]["c"][0][2] == []

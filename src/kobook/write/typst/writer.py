@@ -385,12 +385,13 @@ RASTERS = (".png", ".jpg", ".jpeg", ".gif", ".webp")
 PX = 0.75  # a CSS pixel in points: WeasyPrint and the HTML book show an image pixel as one
 
 
-def natural_widths(blocks: Blocks, root: Path, text_width: float) -> Blocks:
+def natural_widths(blocks: Blocks, roots: list[Path], text_width: float) -> Blocks:
     """Raster images without a width get the width the other outputs give them: one CSS
     pixel per image pixel (Typst takes the file's DPI, else 72, so a 300-pixel screenshot
     was a third larger than in the WeasyPrint PDF), as a share of the text width at most
     the whole of it.  Images in tables keep Typst's own size: a share of the text width
-    would be one of the cell's there."""
+    would be one of the cell's there.  Only files inside ``roots`` (the book, the cache)
+    are read."""
 
     def action(node: dict[str, Any]) -> Any:
         if node["t"] == "Table":
@@ -398,8 +399,10 @@ def natural_widths(blocks: Blocks, root: Path, text_width: float) -> Blocks:
         if node["t"] != "Image":
             return None
         attrs = dict(node["c"][0][2])
-        path = root / node["c"][2][0]
+        path = roots[0] / node["c"][2][0]
         if "width" in attrs or "height" in attrs or path.suffix.lower() not in RASTERS:
+            return None
+        if not any(within(path, top) for top in roots):  # never read outside the book
             return None
         try:
             from PIL import Image
@@ -501,7 +504,8 @@ def prepare(
     blocks = cell_insets(blocks, text_width)
     blocks = tables(blocks)
     blocks = passes.table_cell_words(blocks, boxed)
-    blocks = natural_widths(blocks, book.root, text_width)
+    roots = [book.root] + ([cache.root] if cache.root is not None else [])
+    blocks = natural_widths(blocks, roots, text_width)
     blocks = images(blocks, book.root, cache, assets, sources)
     if (
         book.config.line_breaking == "word"
