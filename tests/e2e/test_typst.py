@@ -395,3 +395,14 @@ def test_natural_widths_read_no_file_outside_the_book(tmp_path: Path) -> None:
     found = natural_widths(blocks, [book], 450.0)[0]["c"]
     assert found[0]["c"][0][2] == [["width", "50.00%"]]
     assert found[1]["c"][0][2] == [] and found[2]["c"][0][2] == []
+
+
+def test_a_reference_to_an_equation_is_a_link(make_book: BookMaker, tmp_path: Path) -> None:
+    """The equation's label is on the raw Typst that ends it: the reference kept its text
+    but lost its link, as if the label were missing."""
+    root = make_book({"book/01.md": "# 장\n\n$$a+b=c$$ {#eq:sum}\n\n식 @eq:sum을 보라.\n"})
+    pdf = kobook.build(root, ["pdf"], engine="typst", cache_dir=tmp_path / "c").outputs["pdf"]
+    reader = PdfReader(pdf)
+    page = next(p for p in reader.pages if "식(1.1)을" in squash(p.extract_text()))
+    links = [a.get_object() for a in page.get("/Annots") or []]
+    assert [a for a in links if a.get("/Subtype") == "/Link" and a.get("/Dest")]

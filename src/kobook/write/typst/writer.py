@@ -296,17 +296,27 @@ def equations(blocks: Blocks) -> Blocks:
         return [
             raw_block("typst", f'#koequation("{escape(number)}")['),
             *node["c"][1],
-            raw_block("typst", f"]{label}"),
+            raw_block("typst", f"]{label}"),  # EQUATION_LABEL reads it back
         ]
 
     return walk(blocks, action)
 
 
+# The end of an equation :func:`equations` wrote, with its label.
+EQUATION_LABEL = re.compile(r"\] <(?P<label>[^<>\s]+)>")
+
+
 def labelled(blocks: Blocks) -> set[str]:
     """The ids pandoc's Typst writer turns into labels (headings, divs, spans, figures,
-    tables); a code block's id is moved to a div around it first (:func:`anchors`)."""
+    tables); a code block's id is moved to a div around it first (:func:`anchors`), and an
+    equation's is on the raw Typst that ends it (:func:`equations`; the book's own raw
+    Typst is gone by then)."""
     found = set()
     for node in iter_nodes(blocks):
+        if node["t"] == "RawBlock" and node["c"][0] == "typst":
+            if equation := EQUATION_LABEL.fullmatch(node["c"][1]):
+                found.add(equation.group("label"))
+            continue
         if node["t"] in ("Header",):
             found.add(node["c"][1][0])
         elif node["t"] in ("Div", "Span", "Figure", "Table"):
