@@ -375,15 +375,17 @@ def images(
     blocks: Blocks, root: Path, cache: Cache, assets: Assets, sources: list[Path] | None = None
 ) -> Blocks:
     """Images by names inside the compiler's root (``assets/…``, links made before the
-    run); only files inside the book or the cache.  ``sources`` gets each file named."""
+    run); only files inside the book or the cache.  ``sources`` gets each of those named
+    (present or not)."""
     roots = [root] + ([cache.root] if cache.root is not None else [])
     for node in iter_nodes(blocks):
         if node["t"] == "Image":
             url = node["c"][2][0]
             path = (root / url) if not Path(url).is_absolute() else Path(url)
-            if sources is not None:
+            inside = any(within(path, top) for top in roots)
+            if sources is not None and inside:
                 sources.append(path)
-            if path.is_file() and any(within(path, top) for top in roots):
+            if inside and path.is_file():
                 path = path.resolve()
                 if path.suffix.lower() not in NATIVE_IMAGES:
                     path = convert_image(path, cache)
@@ -726,7 +728,6 @@ class Rendered:
     source: str
     problems: list[Diagnostic]
     chars: set[str]  # every character of the text (for GLYPH001)
-    made: list[str]  # the chapters whose Typst was made (the others' came from the cache)
 
 
 def render_typst(
@@ -743,11 +744,7 @@ def render_typst(
     parts = part_titles(docs, book.config.words)
     keys = [bodies.chapter_key(doc, book, parts.get(doc.chapter.id, "")) for doc in docs]
     entries = [bodies.load(cache, key) for key in keys]
-    missing = [i for i, entry in enumerate(entries) if entry is None]
-    prepared = {
-        i: prepare_chapter(docs[i], book, cache, sans, parts.get(docs[i].chapter.id, ""))
-        for i in missing
-    }
+    prepared: dict[int, tuple[Blocks, bodies.Entry]] = {}
 
     def prepared_chapter(index: int) -> tuple[Blocks, bodies.Entry]:
         if index not in prepared:
@@ -755,6 +752,9 @@ def render_typst(
             prepared[index] = prepare_chapter(doc, book, cache, sans, parts.get(doc.chapter.id, ""))
         return prepared[index]
 
+    for index, entry in enumerate(entries):
+        if entry is None:  # its labels are needed before any chapter is made
+            prepared_chapter(index)
     labels = set().union(
         *(set(e.labels) for e in entries if e is not None),
         *(set(entry.labels) for _, entry in prepared.values()),
@@ -774,7 +774,6 @@ def render_typst(
         template.render(body="".join(entry.typst for entry in kept), **variables),
         [problem for entry in kept for problem in entry.problems],
         set().union(*(set(entry.chars) for entry in kept)),
-        [docs[i].chapter.id for i in made],
     )
 
 

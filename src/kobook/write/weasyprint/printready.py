@@ -20,24 +20,28 @@ VERSION = "2"  # 2: EXIF orientation applied, EXIF dropped
 ORIENTATION = 0x0112  # the EXIF tag
 
 
+def plain_rows(data: bytes) -> bool:
+    """Whether a PNG's rows are what the PDF takes as they are: 8-bit, opaque,
+    non-interlaced RGB or grey (see ``images``)."""
+    if not data.startswith(b"\x89PNG\r\n\x1a\n") or b"IDAT" not in data:
+        return False
+    bit_depth, color_type, _c, _f, interlace = data[24:29]
+    if bit_depth != 8 or color_type not in (0, 2) or interlace != 0:
+        return False
+    return b"tRNS" not in data[: data.find(b"IDAT")]
+
+
 def needs_conversion(data: bytes) -> bool:
-    """True unless the file is a JPEG or an 8-bit, opaque, non-interlaced RGB/grey PNG
-    without EXIF.
+    """True unless the file is a JPEG or a PNG with :func:`plain_rows` and no EXIF.
 
     WeasyPrint copies a PNG with EXIF (macOS screenshots carry it, with no orientation)
     to apply its orientation and so encodes it again: a second of the playbook's build.
     """
     if data[:3] == b"\xff\xd8\xff":
         return False
-    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+    if not plain_rows(data):
         return True
-    bit_depth, color_type, _c, _f, interlace = data[24:29]
-    if bit_depth != 8 or color_type not in (0, 2) or interlace != 0:
-        return True
-    if b"IDAT" not in data:
-        return True
-    header = data[: data.find(b"IDAT")]
-    return b"tRNS" in header or b"eXIf" in header
+    return b"eXIf" in data[: data.find(b"IDAT")]
 
 
 def flatten(data: bytes) -> bytes:
@@ -62,10 +66,7 @@ def without_exif(data: bytes) -> bytes | None:
     ``eXIf`` chunks left out (no decoding: the rows stay as they are); None otherwise."""
     from PIL import Image
 
-    bit_depth, color_type, _c, _f, interlace = data[24:29]
-    if bit_depth != 8 or color_type not in (0, 2) or interlace != 0:
-        return None
-    if b"tRNS" in data[: data.find(b"IDAT")]:
+    if not plain_rows(data):
         return None
     with Image.open(io.BytesIO(data)) as image:  # reads the chunks before the rows only
         if image.getexif().get(ORIENTATION, 1) != 1:
