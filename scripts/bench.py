@@ -208,20 +208,25 @@ def bench_plain_typst(work: Path) -> Row:
     return Row(name, seconds, peak, counters(pdf) if COUNTERS.exists() else "")
 
 
-def bench_cold_warm(engine: str, work: Path) -> list[Row]:
+def bench_cold_warm(engine: str, work: Path, jobs: int | None = None) -> list[Row]:
     """The playbook cold (an empty cache), then again after one paragraph changed (the
-    cache kept): what a translator waits for after saving, and CI on a pull request."""
-    book = work / f"warm-{engine}"
+    cache kept): what a translator waits for after saving, and CI on a pull request.
+    ``jobs``: the book's ``pdf: {jobs: N}`` (WeasyPrint's layout processes)."""
+    label = engine if jobs is None else f"{engine}-jobs{jobs}"
+    book = work / f"warm-{label}"
     shutil.rmtree(book, ignore_errors=True)
     shutil.copytree(PLAYBOOK, book)
-    cache, out = work / f"warm-{engine}-cache", work / f"warm-{engine}-out"
+    if jobs is not None:
+        (book / "metadata.yaml").write_text(f"pdf:\n  jobs: {jobs}\n", encoding="utf-8")
+    cache, out = work / f"warm-{label}-cache", work / f"warm-{label}-out"
     shutil.rmtree(cache, ignore_errors=True)
     cmd = kobook_cmd(
         *("build", "pdf", "-q", "--project", str(book), "--out", str(out)),
         *("--cache-dir", str(cache), "--engine", engine),
     )
     rows = []
-    for name in (f"playbook pdf (kobook {engine})", f"playbook pdf ({engine}, warm after an edit)"):
+    kind = engine if jobs is None else f"{engine}, pdf.jobs {jobs}"
+    for name in (f"playbook pdf (kobook {kind})", f"playbook pdf ({kind}, warm after an edit)"):
         seconds, peak, rc, tail = run(cmd)
         note = "" if rc == 0 else f"FAILED rc={rc}: {tail.strip()[-200:]}"
         if rc == 0 and not rows:
@@ -281,6 +286,8 @@ def bench_engines(work: Path, plain_xelatex: bool) -> list[Row]:
         if engine != "xelatex" or shutil.which("xelatex"):
             rows += bench_cold_warm(engine, work)
             rows.append(bench_kept(engine, work))
+        if engine == "weasyprint":  # the same, laid out in one process (before pdf.jobs)
+            rows += bench_cold_warm(engine, work, jobs=1)
     rows.append(bench_plain_typst(work))
     if plain_xelatex and shutil.which("xelatex"):
         rows.append(bench_plain_xelatex(work))

@@ -31,6 +31,21 @@ def need_corpus(path: Path) -> None:
 
 
 BookMaker = Callable[..., Path]
+# What the sample book is made of (a copy builds as the repository does).
+SAMPLE = ["book", "images", "templates", "metadata.yaml", "references.bib", "glossary.yaml"]
+
+
+def sample_copy(folder: Path) -> Path:
+    """A copy of the sample book in ``folder/project``."""
+    project = folder / "project"
+    project.mkdir(parents=True)
+    for name in SAMPLE:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, project / name)
+        else:
+            shutil.copyfile(source, project / name)
+    return project
 
 
 @pytest.fixture(scope="session")

@@ -24,12 +24,11 @@ from pypdf import PdfReader
 from pypdf.generic import StreamObject
 
 import kobook
-from tests.conftest import BookMaker
+from tests.conftest import BookMaker, sample_copy
 
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLE = ["book", "images", "templates", "metadata.yaml", "references.bib", "glossary.yaml"]
 EPOCH = 1700000000  # 2023-11-14 22:13:20 UTC: not the sample book's date (2026-11-21)
 OTHER_EPOCH = 1600000000  # 2020-09-13 12:26:40 UTC
 
@@ -49,18 +48,6 @@ def source_date(epoch: int | str | None) -> Iterator[None]:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
         else:
             os.environ["SOURCE_DATE_EPOCH"] = before
-
-
-def sample_copy(folder: Path) -> Path:
-    project = folder / "project"
-    project.mkdir(parents=True)
-    for name in SAMPLE:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, project / name)
-        else:
-            shutil.copyfile(source, project / name)
-    return project
 
 
 class Build:

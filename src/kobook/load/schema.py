@@ -57,7 +57,7 @@ CHECK_CHOICES = {
 }
 NORMALIZE_KEYS = {"ignore", "select"}
 PARTICLE_KEYS = {"words"}
-PDF_KEYS = {"filename"}
+PDF_KEYS = {"filename", "jobs"}
 SCALAR = (str, int, float, datetime.date)
 ISO_DATE = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
 
@@ -219,7 +219,7 @@ def particles_section(value: dict[Any, Any], at: Where) -> None:
 
 
 def pdf_section(value: dict[Any, Any], at: Where) -> None:
-    """``pdf:`` — ``filename``; other keys are kept, a misspelt ``filename`` is caught."""
+    """``pdf:`` — ``filename`` and ``jobs``; other keys are kept, a misspelt one is caught."""
     for sub in value:
         close = difflib.get_close_matches(str(sub), sorted(PDF_KEYS), n=1, cutoff=0.75)
         if str(sub) not in PDF_KEYS and close:
@@ -236,6 +236,15 @@ def pdf_section(value: dict[Any, Any], at: Where) -> None:
             "pdf",
             "filename",
             hint="pdf: {filename: my-book}",
+            code="CFG003",
+        )
+    jobs = value.get("jobs", 2)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 16:
+        at.fail(
+            f"'pdf.jobs' should be a number of processes from 1 to 16, not '{jobs}'",
+            "pdf",
+            "jobs",
+            hint="pdf: {jobs: 1} lays the PDF out in one process (WeasyPrint engine)",
             code="CFG003",
         )
 

@@ -22,6 +22,11 @@ from typing import Any
 
 _PATCHED = False
 GROWING: contextvars.ContextVar[bool] = contextvars.ContextVar("kobook_growing", default=False)
+# Set by a book laid out in runs (``parallel``): font identity → the glyphs every run
+# uses, so each run embeds the same subset and the joined PDF keeps one copy of it.
+UNION: contextvars.ContextVar[dict[tuple[Any, ...], frozenset[int]] | None] = (
+    contextvars.ContextVar("kobook_union", default=None)
+)
 # font identity → (glyph ids in the subset, the subset font's bytes)
 _KEPT: dict[tuple[Any, ...], tuple[frozenset[int], bytes]] = {}
 LIMIT = 16  # fonts kept (a book uses a handful: body, bold, code, emoji)
@@ -55,6 +60,11 @@ def install() -> None:
     original = Font.subset
 
     def subset(self: Any, to_unicode: dict[int, Any], hinting: bool) -> None:
+        union = UNION.get()
+        shared = union.get(identity(self, hinting)) if union and to_unicode else None
+        if shared is not None and shared.issuperset(to_unicode):
+            original(self, dict.fromkeys(sorted(shared)), hinting)
+            return
         if not GROWING.get() or not to_unicode:
             original(self, to_unicode, hinting)
             return

@@ -33,7 +33,7 @@ from ..shared.layout import PageLayout, page_layout
 from ..shared.mathsvg import MathError, formula_location, math_font, math_key, render_math
 from ..shared.sanitize import sanitize_blocks
 from ..shared.templates import environment
-from . import breaks, figures, images, justify, relayout, reproducible, subset, svgreplay
+from . import breaks, figures, images, justify, parallel, relayout, reproducible, subset, svgreplay
 from .fetch import BookFetcher, refused_problems
 from .linebreak import KEEP_ALL, install
 from .printready import VERSION as IMAGE_VERSION
@@ -368,14 +368,27 @@ def write_pdf(
     fast_png = images.FAST_PNG.set(True)
     fetcher = BookFetcher(allowed_folders(book, cache))
     laid = relayout.KEPT.get()
+    base_url = str(book.root) + "/"
+    options = {"uncompressed_pdf": False, "custom_metadata": True}
+    work = None
+    if laid is None and parallel.styles_allow_runs(book.root / "templates" / TEMPLATES):
+        work = parallel.plan(
+            html,
+            jobs=(book.config.get("pdf") or {}).get("jobs", 2),
+            sides=sides(book.config),
+            folders=allowed_folders(book, cache),
+        )
     try:
-        source = weasyprint.HTML(string=html, base_url=str(book.root) + "/", url_fetcher=fetcher)
-        options = {"uncompressed_pdf": False, "custom_metadata": True}
-        document = source.render(**options)
         with atomic_output(out) as tmp:
-            document.write_pdf(tmp, **options)
-            if laid is not None:
-                relayout.remember(laid, document.pages)
+            settings = {"base_url": base_url, "fetcher": fetcher, "glyphs": glyphs}
+            if work is None or not parallel.write(
+                work, book.config.title, tmp, {**settings, "options": options}
+            ):
+                source = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
+                document = source.render(**options)
+                document.write_pdf(tmp, **options)
+                if laid is not None:
+                    relayout.remember(laid, document.pages)
             problems += refused_problems(book, fetcher.refused)
             missing = missing_glyph_problems(book, docs, glyphs.characters)
             if missing and not keep_going:
