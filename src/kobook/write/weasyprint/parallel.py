@@ -20,18 +20,23 @@ its own, and pypdf joins the PDFs.  What crosses a cut is carried over:
   every run's named destinations, and the outline is built again from every
   run's bookmarks with WeasyPrint's own function;
 * **chapters open on right-hand pages** — a blank page goes before a run that
-  would start on a left-hand one, as WeasyPrint does inside one document.
+  would start on a left-hand one, as WeasyPrint does inside one document;
+* **fonts** — before subsetting, the runs and the front matter exchange the
+  glyphs they use; each subsets every font to the whole book's glyphs, so the
+  font programs are the same bytes and the joined PDF keeps one copy.
 
 The pages are the ones a one-process build lays out (the tests compare them
-page by page, bookmarks and links too); fonts are subset once per run, so the
-file is a little larger.  Anything unexpected — a run that fails, a footnote
-count or a contents length not as planned — and the caller lays the book out
-in one process instead: this module makes a build faster, never different.
+page by page: text, pixels, bookmarks, links).  Anything unexpected — a run
+that fails, a footnote count or a contents length not as planned — and the
+caller lays the book out in one process instead: this module makes a build
+faster, never different.  How many runs is the book's setting (``pdf.jobs``),
+never the machine's core count, so every machine writes the same bytes.
 
-It is used only with kobook's own PDF templates (a book's stylesheet may count
-across chapters, or style ``@page :first``, which a run would not see), only
-when chapters open on a new page of a known side, and only in a process with
-no other thread (forking one that has them can deadlock the child).
+It is not used when the book's stylesheet could see the cut (its own
+``book.css.j2``, or an ``extra.css.j2`` that counts across chapters or styles
+``@page :first``: :data:`RUN_BLIND`), when two-sided chapters may open on
+either side, or in a process with other threads (forking one that has them can
+deadlock the child: the preview server's).
 """
 
 from __future__ import annotations
