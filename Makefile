@@ -9,13 +9,16 @@ STAMP   := $(VENV)/.kobook-installed
 DEVSTAMP := $(VENV)/.kobook-dev-installed
 PIP     := $(PY) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: pdf html all test lint typecheck unit system-deps system-deps-dev figures bench doctor clean
+.PHONY: pdf html epub all test lint typecheck unit system-deps system-deps-dev figures bench doctor clean
 
 pdf: $(STAMP) system-deps
 	$(KOBOOK) build pdf
 
 html: $(STAMP) system-deps
 	$(KOBOOK) build html
+
+epub: $(STAMP) system-deps
+	$(KOBOOK) build epub
 
 all: $(STAMP) system-deps
 	$(KOBOOK) build all

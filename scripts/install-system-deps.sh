@@ -48,6 +48,8 @@ if [ "$want_dev" = 1 ]; then
   command -v shellcheck >/dev/null || need shellcheck
   # Headless Chromium lays the HTML pages out in tests (Debian's package; no download).
   command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need chromium
+  # EPUBCheck (the W3C's validator; Debian's package brings a JRE) checks every EPUB the tests build.
+  command -v epubcheck >/dev/null || need epubcheck
 fi
 if [ "$want_tex" = 1 ]; then
   command -v xelatex >/dev/null || need texlive-xetex

@@ -792,3 +792,71 @@ def outline_titles(pdf: Path, depth: int = 2) -> list[str]:
 
     walk(PdfReader(pdf).outline, 1)
     return titles
+
+
+def epubcheck(epub: Path) -> list[str]:
+    """What EPUBCheck (the W3C's validator) reports for ``epub``: every fatal error, error
+    and warning as ``ID location: message`` (an empty list is a clean EPUB).
+
+    Debian's ``epubcheck`` is the jar itself (run through ``java -jar``).
+    """
+    import json
+    import shutil
+    import tempfile
+
+    found = shutil.which("epubcheck")
+    if found is None:
+        raise AssertionError("epubcheck is not installed (scripts/install-system-deps.sh --dev)")
+    jar = Path(found).resolve()
+    command = ["java", "-jar", str(jar)] if jar.suffix == ".jar" else [str(jar)]
+    with tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "report.json"
+        subprocess.run([*command, str(epub), "--json", str(report), "-q"], capture_output=True)
+        data = json.loads(report.read_text(encoding="utf-8"))
+    problems = []
+    for message in data["messages"]:
+        if message["severity"] in ("FATAL", "ERROR", "WARNING"):
+            where = message["locations"][0] if message.get("locations") else {}
+            place = f"{where.get('path', '')}:{where.get('line', '')}"
+            problems.append(f"{message['ID']} {place}: {message['message']}")
+    return problems
+
+
+def epub_pages(epub: Path) -> list[tuple[str, str]]:
+    """The EPUB's XHTML files in reading order (the spine): (name, XHTML text)."""
+    import zipfile
+
+    with zipfile.ZipFile(epub) as container:
+        package = container.read("EPUB/content.opf").decode("utf-8")
+        hrefs = dict(re.findall(r'<item [^>]*?id="([^"]+)" href="([^"]+)"', package))
+        hrefs |= {
+            ident: href
+            for href, ident in re.findall(r'<item [^>]*?href="([^"]+)"[^>]*? id="([^"]+)"', package)
+        }
+        order = re.findall(r'<itemref idref="([^"]+)"', package)
+        return [(hrefs[i], container.read(f"EPUB/{hrefs[i]}").decode("utf-8")) for i in order]
+
+
+def xhtml_text(xhtml: str) -> str:
+    """The text of an XHTML page (tags dropped, entities decoded, spaces collapsed);
+    MathML's TeX annotations are left out."""
+    import html
+
+    body = re.sub(r"<annotation[^>]*>.*?</annotation>", "", xhtml, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def site_headings(site: Path) -> list[str]:
+    """The text of every ``h1``–``h3``, figure caption and table caption of the HTML
+    site's chapter pages, in reading order (the order of the sidebar's links)."""
+    import html as html_module
+
+    index = (site / "index.html").read_text(encoding="utf-8")
+    sidebar = index.split('class="sidebar-toc"', 1)[1].split("</ol>", 1)[0]
+    pages = list(dict.fromkeys(h.split("#")[0] for h in re.findall(r'href="([^"]+)"', sidebar)))
+    found: list[str] = []
+    for page in pages:
+        text = (site / html_module.unescape(page)).read_text(encoding="utf-8")
+        for _, inner in re.findall(r"<(h[1-3]|figcaption|caption)\b[^>]*>(.*?)</\1>", text, re.S):
+            found.append(xhtml_text(inner))
+    return found

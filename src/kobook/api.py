@@ -26,7 +26,7 @@ from .reproducible import source_date_epoch
 from .transform import transform_book
 from .write import registry
 
-FORMATS = ("pdf", "html")
+FORMATS = ("pdf", "html", "epub")
 
 
 @dataclass
@@ -58,7 +58,7 @@ def build(
 ) -> BuildResult:
     """Build ``project`` into ``out`` (default ``PROJECT/dist``).
 
-    ``formats``: any of ``pdf``, ``html`` (``all`` means both); none: what
+    ``formats``: any of ``pdf``, ``html``, ``epub`` (``all`` means the three); none: what
     ``formats:`` in metadata.yaml lists (default ``pdf``).  ``chapter``
     builds one chapter (numbered as in the whole book).  ``keep_going`` turns
     recoverable errors (a missing image) into warnings with a visible
@@ -166,6 +166,15 @@ def build(
         result.outputs["pdf"] = written.path
         used.append(pdf_writer)
         lap("pdf")
+    if "epub" in wanted:
+        epub_writer = registry.get("epub")
+        progress.step(epub_writer.summary)
+        epub = output_file(book, out_dir, f"{name}.epub")
+        written = epub_writer.run(replace(job, out=epub))
+        result.diagnostics += written.problems
+        result.outputs["epub"] = written.path
+        used.append(epub_writer)
+        lap("epub")
     from .write.shared.latexmeta import ignored_latex  # raw LaTeX only XeLaTeX uses: note it once
 
     ignoring = [writer.label for writer in used if not writer.raw_latex]
@@ -233,7 +242,7 @@ def expand_formats(formats: list[str] | tuple[str, ...]) -> list[str]:
         for item in names:
             if item not in FORMATS:
                 raise KobookError(
-                    f"unknown format '{item}'", code="CLI001", hint="use pdf, html or all"
+                    f"unknown format '{item}'", code="CLI001", hint="use pdf, html, epub or all"
                 )
             if item not in out:
                 out.append(item)

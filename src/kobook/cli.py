@@ -30,7 +30,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("formats", nargs=-1, type=click.Choice(["pdf", "html", "all"]))
+@click.argument("formats", nargs=-1, type=click.Choice(["pdf", "html", "epub", "all"]))
 @project_option
 @click.option(
     "--engine",
@@ -82,7 +82,7 @@ def build(
     trust: bool,
     quiet: bool,
 ) -> None:
-    """Build the book: pdf, html or all (default: metadata 'formats', else pdf)."""
+    """Build the book: pdf, html, epub or all (default: metadata 'formats', else pdf)."""
     from .api import build as run_build
     from .progress import progress_for_terminal
 

@@ -24,6 +24,7 @@ import pytest
 from kobook import build, import_repository
 from kobook.api import BuildResult
 from kobook.errors import Diagnostic
+from tests.checks import epubcheck
 from tests.conftest import COUNTERS, RUST_BOOK, SCALING, need_corpus
 
 pytestmark = [pytest.mark.slow, pytest.mark.corpus]
@@ -77,7 +78,7 @@ def build_corpus(source: Path, tmp: Path) -> Built:
     with pytest.MonkeyPatch.context() as patch:
         witness = BlockHtmlWitness(patch)
         result = build(
-            root, ["html", "pdf"], out=out, cache_dir=cache, keep_going=True, offline=True
+            root, ["html", "pdf", "epub"], out=out, cache_dir=cache, keep_going=True, offline=True
         )
     pdf = result.outputs["pdf"]
     text = subprocess.run(
@@ -334,3 +335,8 @@ def test_rust_pdf_has_no_blank_pages_and_passes_the_counters(rust: Built) -> Non
     ).stdout
     summary = dict(re.findall(r"(\w+)=(\d+)", out.strip().splitlines()[-1]))
     assert summary and all(int(v) == 0 for k, v in summary.items() if k != "fname"), out
+
+
+def test_both_dialect_books_make_an_epub_epubcheck_passes(scaling: Built, rust: Built) -> None:
+    for built in (scaling, rust):
+        assert epubcheck(built.result.outputs["epub"]) == []

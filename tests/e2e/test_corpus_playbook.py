@@ -20,7 +20,16 @@ from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, stringify
 from kobook.transform import transform_book
 from tests import checks as layout
-from tests.checks import html_problems, pdf_pages, squash
+from tests.checks import (
+    epub_pages,
+    epubcheck,
+    html_problems,
+    in_order,
+    pdf_pages,
+    site_headings,
+    squash,
+    xhtml_text,
+)
 from tests.conftest import COUNTERS, PLAYBOOK, need_corpus
 
 SOURCE = PLAYBOOK / "The UltraScale Playbook.md"
@@ -31,7 +40,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> kobook.BuildResult:
     need_corpus(SOURCE)
     out = tmp_path_factory.mktemp("playbook-dist")
     cache = tmp_path_factory.mktemp("playbook-cache")
-    return kobook.build(PLAYBOOK, ["pdf", "html"], out=out, cache_dir=cache)
+    return kobook.build(PLAYBOOK, ["pdf", "html", "epub"], out=out, cache_dir=cache)
 
 
 @pytest.fixture(scope="module")
@@ -210,3 +219,14 @@ def test_chapter_openings_carry_no_running_head(built: kobook.BuildResult) -> No
 def test_tables_and_code_boxes_hold_their_text(built: kobook.BuildResult, source: str) -> None:
     assert layout.broken_cell_words(built.outputs["pdf"], source) == []
     assert layout.text_outside_boxes(built.outputs["pdf"]) == []
+
+
+def test_the_epub_passes_epubcheck_and_holds_every_heading_and_caption(
+    built: kobook.BuildResult,
+) -> None:
+    epub = built.outputs["epub"]
+    assert epubcheck(epub) == []
+    expected = site_headings(built.outputs["html"].parent)
+    book = " ".join(xhtml_text(xhtml) for _, xhtml in epub_pages(epub))
+    assert len(expected) > 40
+    assert in_order(book, expected) == []

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kobook.scaffold import LANGUAGES
+from tests.checks import epubcheck
 from tests.conftest import REPO, BookMaker
 from tests.e2e.test_cli import kobook
 
@@ -51,6 +52,9 @@ def test_init_then_build_all_strict_passes(new_book: Path) -> None:
     result = kobook("build", "all", "--strict", "--project", str(new_book))
     assert result.returncode == 0, result.stderr
     assert (new_book / "dist" / "book.pdf").stat().st_size > 10_000
+    # The release step reads "epub: PATH" from this output and attaches the file.
+    assert f"epub: {new_book / 'dist' / 'book.epub'}" in result.stdout
+    assert epubcheck(new_book / "dist" / "book.epub") == []
     page = (new_book / "dist" / "html").glob("*.html")
     text = "\n".join(p.read_text(encoding="utf-8") for p in page)
     # The sample's constructs came out: numbered figure with its particle, callout,

@@ -39,7 +39,7 @@ def test_formats_is_a_list_or_a_single_format(
     [
         ("title: 책\nformats: pfd\n", "CFG005", 2, "did you mean 'pdf'"),
         ("title: 책\nformats:\n  - pdf\n  - htm\n", "CFG005", 4, "did you mean 'html'"),
-        ("formats: epub\n", "CFG005", 1, "unknown format 'epub'"),
+        ("formats: epbu\n", "CFG005", 1, "did you mean 'epub'"),
         ("title: 책\nformats: []\n", "CFG005", 2, "lists no format"),
         ("formats: [pdf, 3]\n", "CFG003", 1, "not a number"),
         ("formats: {pdf: true}\n", "CFG003", 1, "'formats' should be"),
@@ -59,10 +59,8 @@ def test_a_bad_format_is_an_error_at_its_line(
     assert words in str(error)
 
 
-def test_epub_says_it_is_not_built_yet(tmp_path: Path) -> None:
-    with pytest.raises(KobookError) as caught:
-        config_from(tmp_path, "formats: epub\n")
-    assert "EPUB" in caught.value.diagnostic.hint
+def test_epub_is_a_format(tmp_path: Path) -> None:
+    assert config_from(tmp_path, "formats: [pdf, epub]\n") == ["pdf", "epub"]
 
 
 def test_build_without_formats_builds_what_metadata_lists(
@@ -76,5 +74,5 @@ def test_build_without_formats_builds_what_metadata_lists(
     assert not list((tmp_path / "out").glob("*.pdf"))
     # Formats the caller gives are checked as before (and win over metadata).
     with pytest.raises(KobookError) as caught:
-        kobook.build(root, ["epub"], out=tmp_path / "out")
+        kobook.build(root, ["ebook"], out=tmp_path / "out")
     assert caught.value.code == "CLI001"

@@ -17,9 +17,15 @@ from kobook.write import registry
 from tests.conftest import BookMaker
 
 
-def test_every_engine_and_the_html_writer_are_registered() -> None:
+def test_every_engine_and_the_html_and_epub_writers_are_registered() -> None:
     outputs = {writer.name: writer.output for writer in registry.writers()}
-    assert outputs == {"weasyprint": "pdf", "xelatex": "pdf", "typst": "pdf", "html": "html"}
+    assert outputs == {
+        "weasyprint": "pdf",
+        "xelatex": "pdf",
+        "typst": "pdf",
+        "html": "html",
+        "epub": "epub",
+    }
     for writer in registry.writers():
         assert writer.summary and "\n" not in writer.summary
         assert registry.get(writer.name) is writer
@@ -41,7 +47,7 @@ def test_unknown_name_is_a_clear_error() -> None:
     text = str(info.value)
     assert info.value.code == "CFG005"
     assert "nope" in text
-    for name in ("weasyprint", "xelatex", "typst", "html"):
+    for name in ("weasyprint", "xelatex", "typst", "html", "epub"):
         assert name in text
     with pytest.raises(KobookError) as info:
         registry.get("html", output="pdf")  # a writer, but not a PDF engine

@@ -82,8 +82,9 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "particles": ((dict,), "extra readings for particle agreement"),
     "html": ((dict,), "HTML site settings"),
     "pdf": ((dict,), "PDF settings"),
+    "epub": ((dict,), "EPUB settings: {embed-fonts: true}"),
     "remote-images": ((bool, str), "download http(s) images: on (default) or off"),
-    "formats": ((str, list), "what 'kobook build' makes with no format: pdf, html or all"),
+    "formats": ((str, list), "what 'kobook build' makes with no format: pdf, html, epub or all"),
 }
 
 ORIGINAL_KEYS = {"title", "authors", "author", "url", "licence", "license", "year", "publisher"}

@@ -58,6 +58,7 @@ CHECK_CHOICES = {
 NORMALIZE_KEYS = {"ignore", "select"}
 PARTICLE_KEYS = {"words"}
 PDF_KEYS = {"filename", "jobs"}
+EPUB_KEYS = {"embed-fonts"}
 SCALAR = (str, int, float, datetime.date)
 ISO_DATE = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
 
@@ -249,6 +250,20 @@ def pdf_section(value: dict[Any, Any], at: Where) -> None:
         )
 
 
+def epub_section(value: dict[Any, Any], at: Where) -> None:
+    """``epub:`` — ``embed-fonts`` (true or false)."""
+    known_keys("epub", value, EPUB_KEYS, at, "CFG003")
+    fonts = value.get("embed-fonts", False)
+    if not isinstance(fonts, bool):
+        at.fail(
+            f"'epub.embed-fonts' should be true or false, not '{fonts}'",
+            "epub",
+            "embed-fonts",
+            hint="epub: {embed-fonts: true}",
+            code="CFG003",
+        )
+
+
 def original_section(value: dict[Any, Any], at: Where) -> None:
     """``original:`` values are text (``authors`` may be a list): they are printed."""
     for sub, item in value.items():
@@ -436,7 +451,7 @@ def date_value(value: Any, at: Where) -> None:
         )
 
 
-BUILD_FORMATS = ("pdf", "html", "all")
+BUILD_FORMATS = ("pdf", "html", "epub", "all")
 
 
 def formats_value(value: Any, at: Where) -> None:
@@ -445,14 +460,14 @@ def formats_value(value: Any, at: Where) -> None:
     Checked here so that a misspelt format is a CFG error at its line, not a
     surprise when the build has already run for minutes.
     """
-    hint = "formats: [pdf, html] (or a single pdf, html or all)"
+    hint = "formats: [pdf, html, epub] (or a single pdf, html, epub or all)"
     items = value if isinstance(value, list) else [value]
     if not items:
         at.fail("'formats' lists no format", "formats", hint=hint, code="CFG005")
     for item in items:
         if not isinstance(item, str):
             at.fail(
-                f"each of 'formats' should be pdf, html or all, not {type_name(item)}",
+                f"each of 'formats' should be pdf, html, epub or all, not {type_name(item)}",
                 "formats",
                 hint=hint,
                 code="CFG003",
@@ -464,9 +479,7 @@ def formats_value(value: Any, at: Where) -> None:
                 f"unknown format '{item}' in 'formats'"
                 + (f": did you mean '{close[0]}'?" if close else ""),
                 "formats",
-                hint="kobook does not build EPUB yet: " + hint
-                if item.lower().strip() == "epub"
-                else hint,
+                hint=hint,
                 code="CFG005",
                 line=lines[0] if lines else 0,
             )
@@ -511,6 +524,7 @@ CHECKS: dict[str, Callable[[Any, Where], None]] = {
     "normalize": normalize_section,
     "particles": particles_section,
     "pdf": pdf_section,
+    "epub": epub_section,
     "author": author_value,
     "original": original_section,
     "captions": captions_section,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -79,9 +80,17 @@ def pandoc_version() -> str:
 
 
 def run_pandoc(
-    args: list[str], stdin: str, *, what: str = "pandoc", file: Path | None = None
+    args: list[str],
+    stdin: str,
+    *,
+    what: str = "pandoc",
+    file: Path | None = None,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
 ) -> str:
     """Run pandoc with ``args`` on ``stdin``; a failure becomes a :class:`KobookError`.
+    ``env``: variables added to the environment (``SOURCE_DATE_EPOCH`` for the EPUB);
+    ``cwd``: the folder it runs in.
 
     Each run has a time limit and a heap limit (``limits.py``): Markdown that
     sends pandoc's parser into exponential backtracking is stopped (LIMIT006,
@@ -93,6 +102,8 @@ def run_pandoc(
         timeout=limits.PANDOC_TIMEOUT,
         what=f"pandoc ({what})",
         file=file,
+        env={**os.environ, **env} if env else None,
+        cwd=cwd,
         hint="look for long runs of unclosed [, <, ' or * in one paragraph, "
         "or split the chapter; build it alone with --chapter to find it",
     )

@@ -50,7 +50,7 @@ class Written(NamedTuple):
 @dataclass(frozen=True)
 class Writer:
     name: str  # what --engine and ``engine:`` say (a PDF engine), or the format
-    output: str  # "pdf" or "html"
+    output: str  # "pdf", "html" or "epub"
     summary: str  # one line: what it does (the progress line while it runs, kobook doctor)
     label: str  # its output in messages ("the HTML and WeasyPrint PDF outputs ignore it")
     raw_latex: bool  # whether it uses the book's raw LaTeX (others note it once: TEX005)
@@ -88,6 +88,13 @@ def _typst(job: Job) -> Written:
     return Written(job.out, problems)
 
 
+def _epub(job: Job) -> Written:
+    from .epub.writer import write_epub
+
+    problems = write_epub(job.book, job.docs, job.out, job.cache)
+    return Written(job.out, problems)
+
+
 # The default PDF engine first.  Name, output, summary, label, raw LaTeX, run.
 WRITERS = (
     Writer("weasyprint", "pdf", "laying out the PDF (WeasyPrint)", "WeasyPrint PDF", False, _weasy),
@@ -96,6 +103,7 @@ WRITERS = (
     ),
     Writer("typst", "pdf", "typesetting the PDF (pandoc + Typst)", "Typst PDF", False, _typst),
     Writer("html", "html", "writing the HTML book", "HTML", False, _html),
+    Writer("epub", "epub", "writing the EPUB (pandoc)", "EPUB", False, _epub),
 )
 
 

@@ -29,7 +29,6 @@ from ...lang import language_of
 from ...load import Book
 from ...parse import Doc
 from ...parse.ast import copy_tree, iter_nodes, keyval
-from ...transform.math_macros import for_mathml
 from ...transform.remote import REMOTE_ATTR
 from ..shared import passes
 from ..shared.blockhtml import BlockHtml
@@ -101,7 +100,7 @@ def site_passes(
     blocks = passes.heading_numbers(blocks, book.config)
     blocks = passes.equation_numbers(blocks)
     blocks = passes.upright_hangul(blocks)
-    blocks = mathml_tex(blocks)
+    blocks = passes.mathml_tex(blocks)
     blocks = passes.code_languages(blocks)
     blocks = site_remote_images(blocks)
     blocks = passes.details_html(blocks)
@@ -131,14 +130,6 @@ def page_body(
     html = kept.html(blocks) if kept is not None else blocks_to_html(blocks)
     body = math_fallbacks(html, blocks, doc, problems)
     return body, problems
-
-
-def mathml_tex(blocks: list[Any]) -> list[Any]:
-    """Math in the TeX texmath reads (``\\textcolor``, size switches: see ``for_mathml``)."""
-    for node in iter_nodes(blocks):
-        if node["t"] == "Math":
-            node["c"][1] = for_mathml(node["c"][1])
-    return blocks
 
 
 # pandoc's output for a formula texmath could not convert: its TeX between dollars.

@@ -697,3 +697,14 @@ def boxed_callouts(
         return box(kind, [*heading, *walk(body, action)])
 
     return walk(blocks, action)
+
+
+def mathml_tex(blocks: Blocks) -> Blocks:
+    """Math in the TeX texmath reads for MathML (``\\textcolor``, size switches: see
+    ``for_mathml``): the site and the EPUB."""
+    from ...transform.math_macros import for_mathml
+
+    for node in iter_nodes(blocks):
+        if node["t"] == "Math":
+            node["c"][1] = for_mathml(node["c"][1])
+    return blocks

@@ -1,0 +1,425 @@
+"""EPUB 3 through pandoc's EPUB writer, from the same transformed chapters.
+
+pandoc writes a valid EPUB 3 container (package document, navigation document
+with landmarks, NCX for old readers, one XHTML file per chapter, footnotes as
+EPUB 3 notes with back-links, MathML, highlighted code, ASCII file names such
+as ``text/ch001.xhtml`` and ``media/file0.png``).  kobook gives it:
+
+* the chapters after the passes every writer runs (sanitized raw HTML, heading
+  and equation numbers, code languages) in one document, so pandoc splits it at
+  the chapter headings and keeps cross-references between chapters working;
+* every image as a ``data:`` URL read by kobook, and no other ``src`` or
+  ``poster`` in the raw HTML, so pandoc (run in an empty folder) has nothing to
+  fetch: the book's files are read only where kobook allowed (the book, its
+  cache), nothing comes from the network, and an image kobook cannot put in is
+  EPUB001 with its file and line, its alt text left in its place.  (pandoc's
+  ``--sandbox`` would say the same, but it also refuses the stylesheet, the
+  cover and the fonts kobook gives it.)
+* the metadata (title, authors, translators as ``trl`` creators, language, a
+  stable identifier, the date the other outputs carry), a title page with the
+  translators and the original work, and a cover: ``cover:`` in metadata.yaml,
+  or one drawn from the title and names;
+* a stylesheet (``epub/book.css.j2``, overridable from the book's
+  ``templates/``) with Korean word breaking (``word-break: keep-all``).
+
+``epub: {embed-fonts: true}`` embeds the body, heading and code fonts, subset
+to the characters of the book.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import mimetypes
+import re
+import tempfile
+import uuid
+import zipfile
+from html import escape, unescape
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from ...cache import Cache
+from ...errors import Diagnostic, Location
+from ...load import Book
+from ...parse import Doc, api_version
+from ...parse.ast import copy_tree, iter_nodes, walk
+from ...parse.pandoc import run_pandoc
+from ..shared import passes
+from ..shared.common import atomic_output
+from ..shared.sanitize import sanitize_blocks
+from ..shared.templates import environment
+from . import cover, fonts
+
+TEMPLATES = "epub"
+# What EPUB 3 readers must show (core media types): anything else is converted or left out.
+CORE_IMAGES = {".png", ".jpg", ".jpeg", ".gif", ".svg"}
+RAW_TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)\b[^>]*>")
+MEDIA = {"video", "audio", "source", "track", "picture", "iframe", "object", "embed"}
+RAW_SRC = re.compile(r'\s(?:src|poster)="([^"]*)"', re.IGNORECASE)
+ZIP_EPOCH = 315532800  # 1980-01-01, the first date a zip file can hold
+
+
+def write_epub(book: Book, docs: list[Doc], out: Path, cache: Cache | None) -> list[Diagnostic]:
+    """Write ``out`` (atomically); return the warnings met on the way."""
+    problems: list[Diagnostic] = []
+    folders = allowed_folders(book, cache)
+    blocks: list[Any] = []
+    for doc in docs:
+        blocks += prepare(doc, book, folders, problems)
+    config = book.config
+    env = environment(book.root)
+    settings = config.get("epub") or {}
+    with tempfile.TemporaryDirectory(prefix="kobook-epub-") as work:
+        folder = Path(work)
+        css = folder / "book.css"
+        embedded = fonts.embedded(book, docs, folder) if settings.get("embed-fonts") else []
+        css.write_text(
+            env.get_template(f"{TEMPLATES}/book.css.j2").render(
+                word_break="keep-all" if korean_words(book) else "normal",
+                fonts=embedded,
+            ),
+            encoding="utf-8",
+        )
+        template = folder / "book.xhtml"
+        template.write_text(env.get_template(f"{TEMPLATES}/book.xhtml").render(), "utf-8")
+        cover_file = cover.cover_image(book, folder, problems)
+        document = {
+            "pandoc-api-version": api_version(),
+            "meta": {key: meta_value(value) for key, value in metadata(book).items()},
+            "blocks": blocks,
+        }
+        args = ["-f", "json", "-t", "epub3", "--mathml", "--split-level=1"]
+        args += [f"--resource-path={folder}"]
+        args += ["--toc", f"--toc-depth={max(1, min(config.toc_depth, 3))}"]
+        args += [f"--css={css}", f"--template={template}", f"--epub-cover-image={cover_file}"]
+        args += ["-V", f"kobook-titlepage={title_page(book)}"]
+        args += [f"--epub-embed-font={font.path}" for font in embedded]
+        with atomic_output(out) as tmp:
+            run_pandoc(
+                [*args, "-o", str(tmp)],
+                json.dumps(document),
+                what="EPUB writer",
+                env={"SOURCE_DATE_EPOCH": str(config.output_epoch or ZIP_EPOCH)},
+                cwd=folder,
+            )
+            link_across(tmp)
+    return problems
+
+
+def korean_words(book: Book) -> bool:
+    """Korean breaks between words (unless ``line-breaking: syllable``)."""
+    return book.config.language in ("ko", "en") and book.config.line_breaking == "word"
+
+
+def allowed_folders(book: Book, cache: Cache | None) -> list[Path]:
+    """Where an image may come from: the book and the cache (downloaded, converted)."""
+    folders = [book.root.resolve()]
+    if cache is not None and cache.root is not None:
+        folders.append(cache.root.resolve())
+    return folders
+
+
+def prepare(doc: Doc, book: Book, folders: list[Path], problems: list[Diagnostic]) -> list[Any]:
+    """The EPUB's passes over one chapter, on a copy (the other writers see the original)."""
+    blocks, removed = sanitize_blocks(copy_tree(doc.blocks), doc.chapter)
+    problems += removed
+    blocks = passes.heading_numbers(blocks, book.config)
+    blocks = passes.equation_numbers(blocks)
+    blocks = passes.upright_hangul(blocks)
+    blocks = passes.mathml_tex(blocks)
+    blocks = passes.code_languages(blocks)
+    blocks = inline_images(blocks, doc, folders, problems)
+    blocks = outside_links(blocks, doc, problems)
+    return raw_media(blocks, doc, folders, problems)
+
+
+def outside_links(blocks: list[Any], doc: Doc, problems: list[Diagnostic]) -> list[Any]:
+    """A link to a file beside the book (mdBook's ``../std/index.html``) keeps its text
+    and loses its target: the EPUB does not hold the file, a reader could not open it.
+    One EPUB003 per chapter says how many."""
+    dropped: list[str] = []
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Link":
+            return None
+        url = node["c"][2][0]
+        if url.startswith("#") or urlparse(url).scheme:
+            return None
+        dropped.append(url)
+        return {"t": "Span", "c": [node["c"][0], walk(node["c"][1], action)]}
+
+    blocks = list(walk(blocks, action))
+    if dropped:
+        line = next(
+            (n + 1 for n, text in enumerate(doc.chapter.text.splitlines()) if dropped[0] in text),
+            0,
+        )
+        problems.append(
+            Diagnostic(
+                "EPUB003",
+                f"{len(dropped)} link(s) to files outside the book kept as text in the EPUB "
+                f"(the first: {dropped[0][:60]})",
+                Location(doc.chapter.path, line + doc.chapter.line_offset if line else 0),
+                "link to a full URL (https://…) to keep the link",
+                "info",
+            )
+        )
+    return blocks
+
+
+def inline_images(
+    blocks: list[Any], doc: Doc, folders: list[Path], problems: list[Diagnostic]
+) -> list[Any]:
+    """Each image as a ``data:`` URL of its bytes, or its alt text and EPUB001."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Image":
+            return None
+        data = data_url(node["c"][2][0], folders)
+        if data is None:
+            problems.append(left_out(doc, node["c"][2][0]))
+            return {"t": "Span", "c": [["", ["image-left-out"], []], node["c"][1]]}
+        node["c"][2][0] = data
+        return node
+
+    return list(walk(blocks, action))
+
+
+def raw_media(
+    blocks: list[Any], doc: Doc, folders: list[Path], problems: list[Diagnostic]
+) -> list[Any]:
+    """Raw HTML ``img`` with a ``data:`` URL of its file.  Media and frames (``video``,
+    ``audio``, ``iframe``, …: not what every reader plays) lose their tags, start and
+    end, and keep their fallback text; any other ``src`` or ``poster`` goes, and so does
+    an image kobook cannot read.  Each is EPUB001: pandoc would fetch it, from
+    anywhere, or leave a reference the EPUB does not hold."""
+
+    def replace(match: re.Match[str]) -> str:
+        tag, name = match.group(0), match.group(2).lower()
+        if match.group(1):  # an end tag
+            return "" if name in MEDIA else tag
+        source = RAW_SRC.search(tag)
+        if name in MEDIA:
+            if name not in ("source", "track"):
+                problems.append(left_out(doc, unescape(source.group(1)) if source else name))
+            return ""
+        if source is None:
+            return tag
+        if name == "img" and len(RAW_SRC.findall(tag)) == 1:
+            data = data_url(unescape(source.group(1)), folders)
+            if data is not None:
+                tag = re.sub(r'\ssrcset="[^"]*"', "", tag)
+                return tag.replace(source.group(0), f' src="{escape(data)}"')
+        problems.append(left_out(doc, unescape(source.group(1))))
+        return "" if name == "img" else RAW_SRC.sub("", tag)
+
+    for node in iter_nodes(blocks):
+        if node["t"] in ("RawBlock", "RawInline") and node["c"][0] == "html":
+            node["c"][1] = RAW_TAG.sub(replace, node["c"][1])
+    return blocks
+
+
+def data_url(url: str, folders: list[Path]) -> str | None:
+    """The image at ``url`` (relative to the book, or a file in the cache) as a ``data:``
+    URL; None when it is elsewhere, missing, remote or not a type every reader shows."""
+    if url.startswith("data:image/"):
+        return url
+    parsed = urlparse(url)
+    if parsed.scheme not in ("", "file"):
+        return None
+    path = Path(unquote(parsed.path))
+    for folder in folders:
+        candidate = (path if path.is_absolute() else folder / path).resolve()
+        if candidate.is_relative_to(folder) and candidate.is_file():
+            return encode(candidate)
+    return None
+
+
+def encode(path: Path) -> str | None:
+    """A file as a ``data:`` URL: a WebP or BMP as PNG (not a core media type), an SVG
+    without its document type declaration (EPUB 3 allows none: OPF-073, HTM-003)."""
+    suffix = path.suffix.lower()
+    data = path.read_bytes()
+    if suffix == ".svg":
+        cleaned = epub_svg(data)
+        if cleaned is None:
+            return None
+        data = cleaned
+    if suffix not in CORE_IMAGES:
+        try:
+            from io import BytesIO
+
+            from PIL import Image
+
+            with Image.open(BytesIO(data)) as image:
+                converted = BytesIO()
+                image.save(converted, "PNG")
+        except Exception:  # a PDF figure, a broken file: left out, and said so
+            return None
+        data, suffix = converted.getvalue(), ".png"
+    kind = mimetypes.types_map.get(suffix, "image/png")
+    return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+DOCTYPE = re.compile(rb"<!DOCTYPE[^\[>]*(\[.*?\]\s*)?>", re.S | re.I)
+SVG_IMAGE = re.compile(rb"<image\b[^>]*>")
+IMAGE_PAINT = re.compile(rb'\s(?:fill|fill-rule|fill-opacity|stroke[\w-]*)="[^"]*"')
+
+
+def epub_svg(data: bytes) -> bytes | None:
+    """An SVG as EPUB 3 wants it: no ``<!DOCTYPE>`` (whose internal subset may also
+    declare entities), no paint on ``<image>``; None when what is left is not
+    well-formed XML (it used an entity the declaration defined): the image is then
+    left out, and said so."""
+    from xml.etree import ElementTree
+
+    cleaned = DOCTYPE.sub(b"", data, count=1)
+    # Paint on an <image> means nothing (browsers ignore it) and EPUB's SVG schema
+    # refuses it (RSC-005); drawing tools write it anyway.
+    cleaned = SVG_IMAGE.sub(lambda m: IMAGE_PAINT.sub(b"", m.group(0)), cleaned)
+    try:
+        ElementTree.fromstring(cleaned)
+    except ElementTree.ParseError:
+        return None
+    return cleaned
+
+
+def left_out(doc: Doc, url: str) -> Diagnostic:
+    """EPUB001: an image that is not in the EPUB, where the chapter has it."""
+    lines = doc.chapter.text.splitlines()
+    line = next(
+        (
+            n + 1
+            for needle in (f'src="{url}"', f"src='{url}'", f"({url}", url)
+            for n, text in enumerate(lines)
+            if url and needle in text
+        ),
+        0,
+    )
+    return Diagnostic(
+        "EPUB001",
+        f"image left out of the EPUB (not a file of the book, or not an image every "
+        f"reader shows): {url[:80]}",
+        Location(doc.chapter.path, line + doc.chapter.line_offset if line else 0),
+        "put the image (PNG, JPEG, GIF or SVG) in the book's images/ folder",
+        "warning",
+    )
+
+
+def metadata(book: Book) -> dict[str, Any]:
+    """What pandoc writes into the package document."""
+    config = book.config
+    meta: dict[str, Any] = {
+        "title": config.title,
+        "lang": config.lang,
+        "author": list(config.authors),
+        "toc-title": config.words.word("contents"),
+        "identifier": [{"scheme": "UUID", "text": f"urn:uuid:{book_uuid(book)}"}],
+    }
+    if config.get("subtitle"):
+        meta["subtitle"] = str(config.get("subtitle"))
+    if config.translators:
+        meta["creator"] = [{"role": "trl", "text": name} for name in config.translators]
+    if config.get("description"):
+        meta["description"] = str(config.get("description"))
+    licence = (config.original or {}).get("licence")
+    if licence:
+        meta["rights"] = str(licence)
+    epoch = config.output_epoch
+    if epoch is not None:
+        import datetime
+
+        meta["date"] = datetime.datetime.fromtimestamp(epoch, datetime.UTC).date().isoformat()
+    return meta
+
+
+def book_uuid(book: Book) -> uuid.UUID:
+    """The same identifier for every build of the book: from its title, names, language."""
+    config = book.config
+    key = "\n".join([config.title, *config.authors, *config.translators, config.lang])
+    return uuid.UUID(bytes=hashlib.sha256(key.encode()).digest()[:16], version=5)
+
+
+def meta_value(value: Any) -> Any:
+    """A Python value as pandoc's metadata JSON (strings stay plain text)."""
+    if isinstance(value, bool):
+        return {"t": "MetaBool", "c": value}
+    if isinstance(value, dict):
+        return {"t": "MetaMap", "c": {key: meta_value(item) for key, item in value.items()}}
+    if isinstance(value, list):
+        return {"t": "MetaList", "c": [meta_value(item) for item in value]}
+    return {"t": "MetaString", "c": str(value)}
+
+
+def title_page(book: Book) -> str:
+    """The title page's XHTML: title, names, translators and the original work."""
+    config = book.config
+    words = config.words
+    parts = [f'<h1 class="title">{escape(config.title)}</h1>']
+    if config.get("subtitle"):
+        parts.append(f'<p class="subtitle">{escape(str(config.get("subtitle")))}</p>')
+    if config.authors:
+        parts.append(f'<p class="author">{escape(words.names("by", list(config.authors)))}</p>')
+    if config.translators:
+        names = words.names("translated-by", list(config.translators))
+        parts.append(f'<p class="translators">{escape(names)}</p>')
+    if config.date_text:
+        parts.append(f'<p class="date">{escape(config.date_text)}</p>')
+    original = config.original or {}
+    if original.get("title") or original.get("authors"):
+        text = ", ".join(str(original[k]) for k in ("title", "authors") if original.get(k))
+        parts.append(f'<p class="original">{escape(words.word("original"))}: {escape(text)}</p>')
+    if original.get("url"):
+        url = escape(str(original["url"]))
+        parts.append(f'<p class="original-url"><a href="{url}">{url}</a></p>')
+    if original.get("licence"):
+        licence = escape(str(original["licence"]))
+        parts.append(f'<p class="licence">{escape(words.word("licence"))}: {licence}</p>')
+    return "\n".join(parts)
+
+
+ID = re.compile(r'\sid="([^"]+)"')
+LOCAL_HREF = re.compile(r'href="#([^"]+)"')
+
+
+def link_across(epub: Path) -> None:
+    """Point ``href="#id"`` at the chapter file that holds ``id`` (and take it off a link
+    to an id no chapter has).
+
+    pandoc's EPUB writer splits the book at chapter headings and rewrites the links
+    to headings and sections it knows, but not those to figures, tables, equations
+    or anchors in raw HTML: in a reader they would go nowhere (epubcheck RSC-012).
+    The container is written again with its entries in the same order and dates.
+    """
+    with zipfile.ZipFile(epub) as source:
+        entries = [(info, source.read(info)) for info in source.infolist()]
+    pages = {
+        info.filename: data.decode("utf-8")
+        for info, data in entries
+        if info.filename.endswith(".xhtml") and "/text/" in info.filename
+    }
+    home = {name: file for file, text in pages.items() for name in ID.findall(text)}
+    changed = False
+    for file, text in pages.items():
+        own = set(ID.findall(text))
+
+        def target(match: re.Match[str], own: set[str] = own) -> str:
+            name = match.group(1)
+            if name in own:
+                return match.group(0)
+            if name not in home:  # a link to nowhere: its text stays, as in the PDF
+                return ""
+            return f'href="{home[name].rsplit("/", 1)[-1]}#{name}"'
+
+        fixed = LOCAL_HREF.sub(target, text)
+        if fixed != text:
+            pages[file], changed = fixed, True
+    if not changed:
+        return
+    with zipfile.ZipFile(epub, "w") as out:
+        for info, data in entries:
+            body = pages[info.filename].encode("utf-8") if info.filename in pages else data
+            out.writestr(info, body)

@@ -1,0 +1,178 @@
+"""``kobook build epub``: an EPUB 3 that EPUBCheck passes with no error and no warning.
+
+The sample book is built once for the module (with the site, the reference for
+what the chapters hold); small books test what a stranger's pull request could
+put in.  The corpus books are checked in test_corpus_*.py, where they are built.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import kobook
+from kobook.cli import main
+from tests.checks import epub_pages, epubcheck, in_order, site_headings, xhtml_text
+from tests.conftest import BookMaker, sample_copy
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> kobook.BuildResult:
+    root = tmp_path_factory.mktemp("epub-sample")
+    project = sample_copy(root)
+    return kobook.build(project, ["html", "epub"], out=root / "out", cache_dir=root / "cache")
+
+
+def entries(epub: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(epub) as container:
+        return {name: container.read(name) for name in container.namelist()}
+
+
+def test_the_sample_epub_passes_epubcheck(sample: kobook.BuildResult) -> None:
+    assert epubcheck(sample.outputs["epub"]) == []
+
+
+def test_every_heading_and_caption_of_the_site_is_in_the_epub_in_order(
+    sample: kobook.BuildResult,
+) -> None:
+    expected = site_headings(sample.outputs["html"].parent)
+    assert len(expected) > 30
+    book = " ".join(xhtml_text(x) for _, x in epub_pages(sample.outputs["epub"]))
+    assert in_order(book, expected) == []
+
+
+def test_title_page_cover_and_package_metadata(sample: kobook.BuildResult) -> None:
+    files = entries(sample.outputs["epub"])
+    package = files["EPUB/content.opf"].decode()
+    assert "<dc:language>ko-KR</dc:language>" in package
+    assert package.count(">trl</meta>") == 3  # each translator a creator in the trl role
+    assert re.search(r'properties="cover-image"[^>]*href="media/[^"]+\.png"', package)
+    assert re.search(r"<dc:identifier[^>]*>urn:uuid:[0-9a-f-]{36}<", package)
+    title = xhtml_text(files["EPUB/text/title_page.xhtml"].decode())
+    assert "한빛나, 이서준 옮김" in title and "원서: The Ultra-Scale Playbook" in title
+    assert "라이선스: Apache-2.0" in title
+    nav = files["EPUB/nav.xhtml"].decode()
+    assert 'epub:type="landmarks"' in nav and 'epub:type="toc"' in nav
+
+
+def test_math_notes_code_and_korean_breaking(sample: kobook.BuildResult) -> None:
+    files = entries(sample.outputs["epub"])
+    pages = "".join(x for _, x in epub_pages(sample.outputs["epub"]))
+    assert "<math" in pages
+    assert 'epub:type="footnote"' in pages and 'epub:type="noteref"' in pages
+    assert re.search(r'<aside[^>]*epub:type="footnote"', pages)
+    assert 'class="sourceCode' in pages and "code span.kw" in pages  # highlighted code
+    assert re.search(r'<span class="eqno">\(\d+\.\d+\)</span>', pages)  # numbered equations
+    css = files["EPUB/styles/stylesheet1.css"].decode()
+    assert "word-break: keep-all" in css
+    assert all(name.isascii() for name in files)  # ASCII names inside the container
+    assert any(name.startswith("EPUB/media/") and name.endswith(".svg") for name in files)
+
+
+def test_cross_references_lead_to_the_chapter_that_holds_them(
+    sample: kobook.BuildResult,
+) -> None:
+    pages = dict(epub_pages(sample.outputs["epub"]))
+    ids = {name: set(re.findall(r'\sid="([^"]+)"', xhtml)) for name, xhtml in pages.items()}
+    crossing = 0
+    for name, xhtml in pages.items():
+        for target, anchor in re.findall(r'href="([^"#]*)#([^"]+)"', xhtml):
+            holder = posixpath.normpath(posixpath.join(posixpath.dirname(name), target))
+            holder = holder if target else name
+            assert anchor in ids.get(holder, set()), (name, target, anchor)
+            crossing += bool(target)
+    assert crossing >= 3  # e.g. 그림 1.1 cited in chapter 2
+
+
+def test_two_builds_in_two_folders_give_the_same_epub(tmp_path: Path) -> None:
+    built = []
+    for name in ("one", "two"):
+        project = sample_copy(tmp_path / name)
+        result = kobook.build(project, ["epub"], out=tmp_path / name / "out")
+        built.append(result.outputs["epub"].read_bytes())
+    assert built[0] == built[1]
+
+
+def test_images_from_outside_the_book_are_left_out_and_said_so(
+    make_book: BookMaker, tmp_path: Path
+) -> None:
+    secret = tmp_path / "secret.png"
+    secret.write_bytes((Path(__file__).parent.parent / "data" / "pixel.png").read_bytes())
+    chapter = (
+        "# 장\n\n그림이 있다.\n\n![고양이](images/cat.png)\n\n"
+        f'<img src="../secret.png" alt="밖"> <img src="{secret}"> '
+        '<video src="images/cat.png"></video>\n\n'
+        "[옆 파일](../other/page.html)과 [없는 곳](#nowhere).\n"
+    )
+    project = make_book(
+        {"book/01.md": chapter}, metadata={"title": "책"}, images=["images/cat.png"]
+    )
+    result = kobook.build(project, ["epub"], offline=True)
+    epub = result.outputs["epub"]
+    assert epubcheck(epub) == []
+    left = [d for d in result.diagnostics if d.code == "EPUB001"]
+    assert len(left) == 3
+    assert all(d.location.file is not None and d.location.file.name == "01.md" for d in left)
+    assert {d.location.line for d in left} == {7}
+    media = [data for name, data in entries(epub).items() if name.startswith("EPUB/media/")]
+    assert len(media) == 2  # the cat, and the drawn cover
+    assert any(d.code == "EPUB003" for d in result.diagnostics)  # ../other/page.html
+    pages = "".join(x for _, x in epub_pages(epub))
+    assert "옆 파일" in pages and "없는 곳" in pages  # the texts stay, the links go
+    assert "other/page.html" not in pages and 'href="#nowhere"' not in pages
+
+
+def test_an_svg_with_a_doctype_is_made_fit_for_epub(make_book: BookMaker) -> None:
+    svg = (
+        '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" '
+        '"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [ <!ENTITY % x "y"> ]>\n'
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        'width="20" height="10"><rect width="20" height="10" fill="red"/>'
+        '<image fill="none" width="1" height="1" xlink:href="data:image/png;base64,AA=="/></svg>'
+    )
+    project = make_book(
+        {"book/01.md": "# 장\n\n![빨간 상자](images/box.svg)\n", "images/box.svg": svg},
+        metadata={"title": "책"},
+    )
+    epub = kobook.build(project, ["epub"]).outputs["epub"]
+    assert epubcheck(epub) == []
+    drawn = [data for name, data in entries(epub).items() if name.endswith(".svg")]
+    assert len(drawn) == 1 and b"DOCTYPE" not in drawn[0] and b'fill="none"' not in drawn[0]
+
+
+def test_a_named_cover_and_embedded_fonts(make_book: BookMaker) -> None:
+    project = make_book(
+        {"book/01.md": "# 첫 장\n\n한글 본문과 `code`가 있다.\n"},
+        metadata={
+            "title": "표지 있는 책",
+            "cover": "images/cover.png",
+            "epub": {"embed-fonts": True},
+        },
+        images=["images/cover.png"],
+    )
+    epub = kobook.build(project, ["epub"]).outputs["epub"]
+    assert epubcheck(epub) == []
+    files = entries(epub)
+    cover = (project / "images" / "cover.png").read_bytes()
+    assert cover in files.values()
+    fonts = {name: data for name, data in files.items() if name.startswith("EPUB/fonts/")}
+    assert len(fonts) == 3
+    assert all(len(data) < 2_000_000 for data in fonts.values())  # subset, not whole CJK fonts
+    css = files["EPUB/styles/stylesheet1.css"].decode()
+    assert 'font-family: "kobook-serif"' in css and "../fonts/" in css
+
+
+def test_build_all_writes_the_epub_too(make_book: BookMaker, tmp_path: Path) -> None:
+    project = make_book({"book/01.md": "# 장\n\n본문.\n"}, metadata={"title": "책"})
+    run = CliRunner().invoke(
+        main, ["build", "all", "--project", str(project), "--cache-dir", str(tmp_path / "c")]
+    )
+    assert run.exit_code == 0, run.output
+    assert (project / "dist" / "book.epub").is_file()
+    assert (project / "dist" / "book.pdf").is_file()
+    assert (project / "dist" / "html" / "index.html").is_file()
