@@ -65,7 +65,14 @@ def test_math_notes_code_and_korean_breaking(sample: kobook.BuildResult) -> None
     pages = "".join(x for _, x in epub_pages(sample.outputs["epub"]))
     assert "<math" in pages
     assert 'epub:type="footnote"' in pages and 'epub:type="noteref"' in pages
-    assert re.search(r'<aside[^>]*epub:type="footnote"', pages)
+    notes = re.findall(
+        r'<aside epub:type="footnote"[^>]*id="([^"]+)"[^>]*>(.*?)</aside>', pages, re.S
+    )
+    assert len(notes) >= 3
+    for ident, body in notes:  # each note links back to its call
+        back = re.search(r'<a href="#([^"]+)" role="doc-backlink">', body)
+        assert back is not None, ident
+        assert re.search(rf'<a href="#{re.escape(ident)}"[^>]*id="{back.group(1)}"', pages)
     assert 'class="sourceCode' in pages and "code span.kw" in pages  # highlighted code
     assert re.search(r'<span class="eqno">\(\d+\.\d+\)</span>', pages)  # numbered equations
     css = files["EPUB/styles/stylesheet1.css"].decode()
@@ -96,6 +103,7 @@ def test_two_builds_in_two_folders_give_the_same_epub(tmp_path: Path) -> None:
         result = kobook.build(project, ["epub"], out=tmp_path / name / "out")
         built.append(result.outputs["epub"].read_bytes())
     assert built[0] == built[1]
+    assert epubcheck(result.outputs["epub"]) == []
 
 
 def test_images_from_outside_the_book_are_left_out_and_said_so(
@@ -173,6 +181,6 @@ def test_build_all_writes_the_epub_too(make_book: BookMaker, tmp_path: Path) -> 
         main, ["build", "all", "--project", str(project), "--cache-dir", str(tmp_path / "c")]
     )
     assert run.exit_code == 0, run.output
-    assert (project / "dist" / "book.epub").is_file()
+    assert epubcheck(project / "dist" / "book.epub") == []
     assert (project / "dist" / "book.pdf").is_file()
     assert (project / "dist" / "html" / "index.html").is_file()

@@ -387,7 +387,7 @@ LOCAL_HREF = re.compile(r'href="#([^"]+)"')
 
 def link_across(epub: Path) -> None:
     """Point ``href="#id"`` at the chapter file that holds ``id`` (and take it off a link
-    to an id no chapter has).
+    to an id no chapter has); give each footnote a link back to where it is called.
 
     pandoc's EPUB writer splits the book at chapter headings and rewrites the links
     to headings and sections it knows, but not those to figures, tables, equations
@@ -414,7 +414,7 @@ def link_across(epub: Path) -> None:
                 return ""
             return f'href="{home[name].rsplit("/", 1)[-1]}#{name}"'
 
-        fixed = LOCAL_HREF.sub(target, text)
+        fixed = back_links(LOCAL_HREF.sub(target, text))
         if fixed != text:
             pages[file], changed = fixed, True
     if not changed:
@@ -423,3 +423,22 @@ def link_across(epub: Path) -> None:
         for info, data in entries:
             body = pages[info.filename].encode("utf-8") if info.filename in pages else data
             out.writestr(info, body)
+
+
+NOTE = re.compile(r'(<aside epub:type="footnote"[^>]*\sid="([^"]+)"[^>]*>)(.*?)(</aside>)', re.S)
+
+
+def back_links(page: str) -> str:
+    """A footnote ends with a link back to its call (``↩︎``, ``role="doc-backlink"``), as
+    on the site: pandoc's EPUB 3 notes have none, and a reader that shows notes at
+    the end of the chapter leaves the reader there."""
+
+    def add(match: re.Match[str]) -> str:
+        start, ident, body, end = match.groups()
+        call = re.search(rf'<a href="#{re.escape(ident)}"[^>]*\sid="([^"]+)"', page)
+        if call is None or "doc-backlink" in body:
+            return match.group(0)
+        back = f'<p class="footnote-back"><a href="#{call.group(1)}" role="doc-backlink">↩︎</a></p>'
+        return f"{start}{body}{back}\n{end}"
+
+    return NOTE.sub(add, page)
