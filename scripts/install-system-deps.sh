@@ -48,6 +48,8 @@ if [ "$want_dev" = 1 ]; then
   command -v shellcheck >/dev/null || need shellcheck
   # Headless Chromium lays the HTML pages out in tests (Debian's package; no download).
   command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need chromium
+  # Selenium drives it through Debian's chromedriver (the browser tests download nothing).
+  command -v chromedriver >/dev/null || need chromium-driver
   # EPUBCheck (the W3C's validator; Debian's package brings a JRE) checks every EPUB the tests build.
   command -v epubcheck >/dev/null || need epubcheck
 fi

@@ -80,8 +80,19 @@ def site_text(dist: Path) -> str:
     return "".join(p.read_text(encoding="utf-8") for p in sorted((dist / "html").rglob("*.html")))
 
 
+# kobook's own scripts, on every page: the theme chosen before the page is drawn, and
+# assets/book.js (theme button, copy buttons, the chapter's contents).
+OWN_SCRIPTS = re.compile(
+    r'<script>try\{var t=localstorage\.getitem\("kobook-theme"\);[^<]*</script>'
+    r'|<script src="assets/book\.js" defer></script>'
+)
+
+
 def test_site_has_no_script_handler_frame_or_javascript_url(built: Built) -> None:
     pages = site_text(built[0]).lower()
+    count = len(list((built[0] / "html").rglob("*.html")))
+    assert len(OWN_SCRIPTS.findall(pages)) == 2 * count
+    pages = OWN_SCRIPTS.sub("", pages)
     for forbidden in ("<script", "onerror", "javascript:", "<iframe", "evil.example", "<style"):
         assert forbidden not in pages, forbidden
     assert "display:none" not in pages

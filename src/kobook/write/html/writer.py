@@ -314,9 +314,9 @@ def plan_site(book: Book, every: list[Doc], env: Any = None) -> SitePlan:
 
 
 def site_assets(env: Any) -> dict[str, bytes]:
-    """The style sheets every site has: path in the site → bytes."""
+    """The style sheets, script and icon every site has: path in the site → bytes."""
     files = {}
-    for name in ("style.css", "extra.css"):
+    for name in ("style.css", "extra.css", "book.js", "favicon.svg"):
         source = env.loader.get_source(env, f"{TEMPLATES}/{name}")[0]
         files[f"assets/{name}"] = source.encode("utf-8")
     files["assets/highlight.css"] = highlight_css().encode("utf-8")
@@ -347,7 +347,7 @@ def chapter_page(plan: SitePlan, book: Book, doc: Doc, body: str) -> str:
         plan.env.get_template(f"{TEMPLATES}/chapter.html.j2").render(
             **plan.common,
             nav=sidebar(chapters, plan.sections.get(doc.chapter.id, []), position, doc.chapter.id),
-            body=body,
+            body=heading_anchors(body, book.config.words.word("anchor")),
             kind=doc.chapter.kind,
             chapter_title=doc.chapter.title,
             chapter_lang=doc.chapter.lang if doc.chapter.lang != book.config.lang else "",
@@ -355,6 +355,21 @@ def chapter_page(plan: SitePlan, book: Book, doc: Doc, body: str) -> str:
             next=nxt,
         )
     )
+
+
+HEADING = re.compile(r'(<h([2-4])\b[^>]*\sid="([^"]+)"[^>]*>)(.*?)(</h\2>)', re.S)
+
+
+def heading_anchors(body: str, label: str) -> str:
+    """Each section heading (h2–h4 with an id) ends with a ``#`` link to itself, shown
+    on hover: the address to share a section by."""
+
+    def add(match: re.Match[str]) -> str:
+        start, _level, ident, inner, end = match.groups()
+        link = f'<a class="anchor" href="#{ident}" aria-label="{html.escape(label)}">#</a>'
+        return f"{start}{inner}{link}{end}"
+
+    return HEADING.sub(add, body)
 
 
 def index_page(plan: SitePlan, book: Book) -> str:

@@ -1,0 +1,197 @@
+"""The HTML book in a real browser: Debian's Chromium, driven by Selenium through
+Debian's chromedriver (nothing downloaded), the site served from 127.0.0.1.
+
+Screenshots of the index and a chapter (light and dark, wide and phone width) are
+written to ``dist/screenshots/`` for a person to open.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import kobook
+from tests.conftest import REPO, sample_copy
+
+SHOTS = REPO / "dist" / "screenshots"
+LIGHT = "rgb(255, 255, 255)"
+DARK = "rgb(22, 24, 28)"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("browser")
+    result = kobook.build(sample_copy(root), ["html"], out=root / "out", cache_dir=root / "c")
+    return result.outputs["html"].parent
+
+
+@pytest.fixture(scope="module")
+def url(site: Path) -> Iterator[str]:
+    """The site served on 127.0.0.1 (a port of its own), quietly."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    assert chromium and driver_path, "scripts/install-system-deps.sh --dev installs both"
+    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not download anything
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    options.add_argument("--window-size=1400,1000")
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+def fresh(browser: Any, address: str, scheme: str = "light") -> None:
+    """Open ``address`` as a first visit, the system theme set to ``scheme``."""
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia",
+        {"features": [{"name": "prefers-color-scheme", "value": scheme}]},
+    )
+    browser.get(address)
+    browser.execute_script("localStorage.clear()")
+    browser.get(address)
+
+
+def background(browser: Any) -> str:
+    return str(browser.execute_script("return getComputedStyle(document.body).backgroundColor"))
+
+
+def test_the_theme_button_changes_the_colours_and_a_reload_keeps_them(
+    browser: Any, url: str
+) -> None:
+    fresh(browser, f"{url}/02-data-parallel.html")
+    assert background(browser) == LIGHT
+    browser.save_screenshot(str(SHOTS / "chapter-light.png"))
+    browser.find_element("css selector", "button.theme-toggle").click()
+    assert background(browser) == DARK
+    browser.refresh()
+    assert background(browser) == DARK
+    assert browser.execute_script("return localStorage.getItem('kobook-theme')") == "dark"
+    browser.save_screenshot(str(SHOTS / "chapter-dark.png"))
+    browser.find_element("css selector", "button.theme-toggle").click()
+    browser.refresh()
+    assert background(browser) == LIGHT
+
+
+def test_the_system_dark_setting_is_followed_until_the_reader_chooses(
+    browser: Any, url: str
+) -> None:
+    fresh(browser, f"{url}/index.html", scheme="dark")
+    assert background(browser) == DARK
+    browser.find_element("css selector", "button.theme-toggle").click()
+    assert background(browser) == LIGHT  # the reader's choice wins over the system's
+    browser.execute_script("localStorage.clear()")
+
+
+def test_the_copy_button_puts_the_code_on_the_clipboard(browser: Any, url: str) -> None:
+    fresh(browser, f"{url}/01-memory.html")
+    browser.execute_cdp_cmd(
+        "Browser.grantPermissions",
+        {"origin": url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]},
+    )
+    buttons = browser.find_elements("css selector", "article button.copy-code")
+    blocks = browser.find_elements("css selector", "article pre")
+    assert buttons and len(buttons) == len(blocks)
+    browser.execute_script("arguments[0].scrollIntoView()", buttons[0])
+    buttons[0].click()
+    copied = browser.execute_async_script(
+        "const done = arguments[0];"
+        "setTimeout(() => navigator.clipboard.readText().then(done, e => done('ERR ' + e)), 200);"
+    )
+    code = browser.execute_script(
+        "const pre = document.querySelector('article pre');"
+        "return (pre.querySelector('code') || pre).textContent;"
+    )
+    assert copied == code and len(code) > 20
+    assert "Copy" not in copied and "복사" not in copied  # the button's own label is not copied
+
+
+def test_on_this_page_lists_the_sections_and_marks_the_one_on_screen(
+    browser: Any, url: str
+) -> None:
+    fresh(browser, f"{url}/02-data-parallel.html")
+    links = browser.find_elements("css selector", "nav.page-toc a")
+    headings = browser.find_elements("css selector", "article h2[id], article h3[id]")
+    assert len(links) == len(headings) >= 3
+    assert browser.find_element("css selector", "nav.page-toc").is_displayed()
+    target = headings[len(headings) // 2]  # one the page can scroll to the top
+    browser.execute_script("arguments[0].scrollIntoView()", target)
+    active = browser.execute_script(
+        "return document.querySelector('nav.page-toc a.active').getAttribute('href')"
+    )
+    assert active == "#" + browser.execute_script(
+        "return encodeURIComponent(arguments[0].id)", target
+    )
+    browser.save_screenshot(str(SHOTS / "chapter-wide.png"))
+
+
+def test_every_section_heading_links_to_itself(browser: Any, url: str) -> None:
+    fresh(browser, f"{url}/02-data-parallel.html")
+    for heading in browser.find_elements("css selector", "article h2[id], article h3[id]"):
+        anchor = heading.find_element("css selector", "a.anchor")
+        assert anchor.get_attribute("href").endswith("#" + heading.get_attribute("id")) or (
+            browser.execute_script("return decodeURIComponent(arguments[0].hash)", anchor)
+            == "#" + heading.get_attribute("id")
+        )
+
+
+def test_no_page_scrolls_sideways_at_phone_width(browser: Any, url: str, site: Path) -> None:
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True},
+    )
+    try:
+        wide = []
+        for page in sorted(site.glob("*.html")):
+            fresh(browser, f"{url}/{page.name}")
+            width = browser.execute_script("return document.documentElement.scrollWidth")
+            if width > 390:
+                wide.append((page.name, width))
+        assert wide == []
+        fresh(browser, f"{url}/index.html")
+        browser.save_screenshot(str(SHOTS / "index-phone.png"))
+        fresh(browser, f"{url}/02-data-parallel.html")
+        browser.save_screenshot(str(SHOTS / "chapter-phone.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_site_has_its_icon(browser: Any, url: str) -> None:
+    fresh(browser, f"{url}/index.html")
+    icon = browser.execute_script("return document.querySelector('link[rel=icon]').href")
+    assert icon.endswith("/assets/favicon.svg")
+    status = browser.execute_async_script(
+        "const [icon, done] = arguments;"
+        "fetch(icon).then(r => done(r.status + ' ' + r.headers.get('content-type')))",
+        icon,
+    )
+    assert status.startswith("200 image/svg")
+    browser.save_screenshot(str(SHOTS / "index-wide.png"))
