@@ -848,7 +848,8 @@ def xhtml_text(xhtml: str) -> str:
 
 def site_headings(site: Path) -> list[str]:
     """The text of every ``h1``–``h3``, figure caption and table caption of the HTML
-    site's chapter pages, in reading order (the order of the sidebar's links)."""
+    site's chapter pages, in reading order (the order of the sidebar's links), without
+    the ``#`` link each section heading carries."""
     import html as html_module
 
     index = (site / "index.html").read_text(encoding="utf-8")
@@ -858,5 +859,5 @@ def site_headings(site: Path) -> list[str]:
     for page in pages:
         text = (site / html_module.unescape(page)).read_text(encoding="utf-8")
         for _, inner in re.findall(r"<(h[1-3]|figcaption|caption)\b[^>]*>(.*?)</\1>", text, re.S):
-            found.append(xhtml_text(inner))
+            found.append(xhtml_text(re.sub(r'<a class="anchor"[^>]*>#</a>', "", inner)))
     return found
