@@ -12,7 +12,8 @@ import http.server
 import os
 import shutil
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,17 @@ def fresh(browser: Any, address: str, scheme: str = "light") -> None:
     browser.get(address)
 
 
+def until(read: Callable[[], Any], wanted: Any, seconds: float = 10.0) -> Any:
+    """``read()`` again and again until it gives ``wanted`` or ``seconds`` pass; the
+    last value (the page's scripts run on their own time, slower on a busy machine)."""
+    deadline = time.monotonic() + seconds
+    value = read()
+    while value != wanted and time.monotonic() < deadline:
+        time.sleep(0.1)
+        value = read()
+    return value
+
+
 def background(browser: Any) -> str:
     return str(browser.execute_script("return getComputedStyle(document.body).backgroundColor"))
 
@@ -121,14 +133,18 @@ def test_the_copy_button_puts_the_code_on_the_clipboard(browser: Any, url: str) 
     blocks = browser.find_elements("css selector", "article pre")
     assert buttons and len(buttons) == len(blocks)
     browser.execute_script("arguments[0].scrollIntoView()", buttons[0])
-    buttons[0].click()
-    copied = browser.execute_async_script(
-        "const done = arguments[0];"
-        "setTimeout(() => navigator.clipboard.readText().then(done, e => done('ERR ' + e)), 200);"
-    )
     code = browser.execute_script(
         "const pre = document.querySelector('article pre');"
         "return (pre.querySelector('code') || pre).textContent;"
+    )
+    buttons[0].click()
+    # The copy is asynchronous: read the clipboard until it holds the code (or 10 s pass).
+    copied = until(
+        lambda: browser.execute_async_script(
+            "const done = arguments[0];"
+            "navigator.clipboard.readText().then(done, e => done('ERR ' + e));"
+        ),
+        code,
     )
     assert copied == code and len(code) > 20
     assert "Copy" not in copied and "복사" not in copied  # the button's own label is not copied
@@ -144,12 +160,14 @@ def test_on_this_page_lists_the_sections_and_marks_the_one_on_screen(
     assert browser.find_element("css selector", "nav.page-toc").is_displayed()
     target = headings[len(headings) // 2]  # one the page can scroll to the top
     browser.execute_script("arguments[0].scrollIntoView()", target)
-    active = browser.execute_script(
-        "return document.querySelector('nav.page-toc a.active').getAttribute('href')"
+    wanted = "#" + browser.execute_script("return encodeURIComponent(arguments[0].id)", target)
+    active = until(  # marked by the scroll handler, which runs after the scroll
+        lambda: browser.execute_script(
+            "return document.querySelector('nav.page-toc a.active').getAttribute('href')"
+        ),
+        wanted,
     )
-    assert active == "#" + browser.execute_script(
-        "return encodeURIComponent(arguments[0].id)", target
-    )
+    assert active == wanted
     browser.save_screenshot(str(SHOTS / "chapter-wide.png"))
 
 
