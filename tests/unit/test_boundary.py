@@ -266,7 +266,7 @@ def test_the_pdf_engine_may_read_the_book_the_cache_and_kobooks_downloads_only(
 
     from kobook.cache import Cache
     from kobook.load import load_book
-    from kobook.write.weasyprint.writer import allowed_folders
+    from kobook.write.shared.common import allowed_folders
 
     (book / "book").mkdir()
     (book / "book" / "01.md").write_text("# 장\n", encoding="utf-8")

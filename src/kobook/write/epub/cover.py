@@ -14,7 +14,7 @@ from typing import Any
 from ...boundary import inside
 from ...errors import Diagnostic, Location
 from ...load import Book
-from ..shared.fonts import fontconfig, key_line_of, resolve_fonts
+from ..shared.fonts import font_face, key_line_of, resolve_fonts
 
 SIZE = (1600, 2400)
 BACKGROUND = (31, 58, 95)
@@ -52,8 +52,8 @@ def drawn_cover(book: Book, out: Path) -> Path:
     image = Image.new("RGB", SIZE, BACKGROUND)
     draw = ImageDraw.Draw(image)
     family = resolve_fonts(config).sans[0]
-    bold = font_file(f"{family}:bold")
-    regular = font_file(family)
+    bold = font_face(f"{family}:bold")
+    regular = font_face(family)
     margin = 140
     width = SIZE[0] - 2 * margin
     y = 520
@@ -83,14 +83,6 @@ def drawn_cover(book: Book, out: Path) -> Path:
                 y += 80
     image.save(out, "PNG")
     return out
-
-
-def font_file(pattern: str) -> tuple[str, int] | None:
-    """The file and face index fontconfig picks for ``pattern``; None without fontconfig."""
-    found = fontconfig("fc-match", "-f", "%{file}\n%{index}", pattern).split("\n")
-    if not found or not found[0]:
-        return None
-    return found[0], int(found[1] or 0) if len(found) > 1 and found[1].isdigit() else 0
 
 
 def load_font(face: tuple[str, int] | None, points: int) -> Any:

@@ -13,9 +13,8 @@ from pathlib import Path
 
 from ...load import Book
 from ...parse import Doc
-from ...parse.ast import iter_nodes
-from ..shared.fonts import resolve_fonts
-from .cover import font_file
+from ..shared.common import text_chars
+from ..shared.fonts import font_face, resolve_fonts
 
 
 @dataclass(frozen=True)
@@ -33,11 +32,7 @@ def characters(book: Book, docs: list[Doc]) -> set[str]:
     for name in [*book.config.authors, *book.config.translators]:
         chars.update(name)
     for doc in docs:
-        for node in iter_nodes(doc.blocks):
-            if node["t"] == "Str":
-                chars.update(node["c"])
-            elif node["t"] in ("Code", "CodeBlock"):
-                chars.update(node["c"][1])
+        chars |= text_chars(doc.blocks)
     return chars
 
 
@@ -56,7 +51,7 @@ def embedded(book: Book, docs: list[Doc], folder: Path) -> list[Embedded]:
         ("kobook-mono", fonts.mono[0], "normal"),
     ]
     for family, pattern, weight in roles:
-        face = font_file(pattern)
+        face = font_face(pattern)
         if face is None:
             continue
         font = TTFont(face[0], fontNumber=face[1], lazy=False)

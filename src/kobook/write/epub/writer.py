@@ -48,7 +48,7 @@ from ...parse import Doc, api_version
 from ...parse.ast import copy_tree, iter_nodes, walk
 from ...parse.pandoc import run_pandoc
 from ..shared import passes
-from ..shared.common import atomic_output
+from ..shared.common import allowed_folders, atomic_output
 from ..shared.sanitize import sanitize_blocks
 from ..shared.templates import environment
 from . import cover, fonts
@@ -65,7 +65,7 @@ ZIP_EPOCH = 315532800  # 1980-01-01, the first date a zip file can hold
 def write_epub(book: Book, docs: list[Doc], out: Path, cache: Cache | None) -> list[Diagnostic]:
     """Write ``out`` (atomically); return the warnings met on the way."""
     problems: list[Diagnostic] = []
-    folders = allowed_folders(book, cache)
+    folders = [folder.resolve() for folder in allowed_folders(book, cache)]
     blocks: list[Any] = []
     for doc in docs:
         blocks += prepare(doc, book, folders, problems)
@@ -114,14 +114,6 @@ def korean_words(book: Book) -> bool:
     return book.config.language in ("ko", "en") and book.config.line_breaking == "word"
 
 
-def allowed_folders(book: Book, cache: Cache | None) -> list[Path]:
-    """Where an image may come from: the book and the cache (downloaded, converted)."""
-    folders = [book.root.resolve()]
-    if cache is not None and cache.root is not None:
-        folders.append(cache.root.resolve())
-    return folders
-
-
 def prepare(doc: Doc, book: Book, folders: list[Path], problems: list[Diagnostic]) -> list[Any]:
     """The EPUB's passes over one chapter, on a copy (the other writers see the original)."""
     blocks, removed = sanitize_blocks(copy_tree(doc.blocks), doc.chapter)
@@ -153,16 +145,12 @@ def outside_links(blocks: list[Any], doc: Doc, problems: list[Diagnostic]) -> li
 
     blocks = list(walk(blocks, action))
     if dropped:
-        line = next(
-            (n + 1 for n, text in enumerate(doc.chapter.text.splitlines()) if dropped[0] in text),
-            0,
-        )
         problems.append(
             Diagnostic(
                 "EPUB003",
                 f"{len(dropped)} link(s) to files outside the book kept as text in the EPUB "
                 f"(the first: {dropped[0][:60]})",
-                Location(doc.chapter.path, line + doc.chapter.line_offset if line else 0),
+                place(doc, [f"({dropped[0]}", dropped[0]]),
                 "link to a full URL (https://…) to keep the link",
                 "info",
             )
@@ -289,24 +277,24 @@ def epub_svg(data: bytes) -> bytes | None:
 
 def left_out(doc: Doc, url: str) -> Diagnostic:
     """EPUB001: an image that is not in the EPUB, where the chapter has it."""
-    lines = doc.chapter.text.splitlines()
-    line = next(
-        (
-            n + 1
-            for needle in (f'src="{url}"', f"src='{url}'", f"({url}", url)
-            for n, text in enumerate(lines)
-            if url and needle in text
-        ),
-        0,
-    )
     return Diagnostic(
         "EPUB001",
         f"image left out of the EPUB (not a file of the book, or not an image every "
         f"reader shows): {url[:80]}",
-        Location(doc.chapter.path, line + doc.chapter.line_offset if line else 0),
+        place(doc, [f'src="{url}"', f"src='{url}'", f"({url}", url]),
         "put the image (PNG, JPEG, GIF or SVG) in the book's images/ folder",
         "warning",
     )
+
+
+def place(doc: Doc, needles: list[str]) -> Location:
+    """Where the first of ``needles`` the chapter holds is (the chapter's first line
+    when none is)."""
+    for needle in needles:
+        found = doc.chapter.locate(needle) if needle else None
+        if found is not None:
+            return found
+    return doc.chapter.where(1)
 
 
 def metadata(book: Book) -> dict[str, Any]:

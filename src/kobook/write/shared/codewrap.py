@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from .fonts import fontconfig
+from .fonts import font_face
 from .layout import PageLayout, points
 
 # Half-width Latin in the CJK monospace fonts kobook prefers (Noto Sans Mono CJK, D2Coding).
@@ -22,12 +22,13 @@ def mono_advance(family: str) -> float:
 
     Read from the font file fontconfig picks; the CJK default when it cannot be read.
     """
-    found = fontconfig("fc-match", "-f", "%{file}\n%{index}", family).split("\n")
+    face = font_face(family)
     try:
         from fontTools.ttLib import TTFont
 
-        # A collection (.ttc) holds several faces; fontconfig names the one it means.
-        font = TTFont(found[0], fontNumber=int(found[1] or 0), lazy=True)
+        if face is None:
+            return DEFAULT_ADVANCE
+        font = TTFont(face[0], fontNumber=face[1], lazy=True)
         glyph = font.getBestCmap().get(ord("0"))
         advance = font["hmtx"][glyph][0] / font["head"].unitsPerEm
     except Exception:  # no font, a collection it cannot read: the common case

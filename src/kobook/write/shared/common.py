@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...cache import Cache
 from ...lang import Words
+from ...load import Book
 from ...parse import Doc, api_version
-from ...parse.ast import keyval, stringify
+from ...parse.ast import iter_nodes, keyval, stringify
 from ...parse.pandoc import ast_to, run_pandoc
 
 HIGHLIGHT_STYLE = "pygments"
@@ -163,3 +165,26 @@ def chapter_at(source: str, line: int, mark: str) -> str:
         if text.startswith(mark):
             chapter = text[len(mark) :].strip()
     return chapter
+
+
+def text_chars(blocks: list[Any]) -> set[str]:
+    """Every character of the chapter's text and code."""
+    chars: set[str] = set()
+    for node in iter_nodes(blocks):
+        if node["t"] == "Str":
+            chars.update(node["c"])
+        elif node["t"] in ("Code", "CodeBlock"):
+            chars.update(node["c"][1])
+    return chars
+
+
+def allowed_folders(book: Book, cache: Cache | None) -> list[Path]:
+    """What a writer may read images from: the book, the cache (downloaded images,
+    print-ready copies; it may be outside the book with --cache-dir) and the
+    downloads folder used when there is no cache (WeasyPrint's fetcher, the EPUB)."""
+    from ...transform.remote import fallback_path
+
+    folders = [book.root, fallback_path("x", "").parent]
+    if cache is not None and cache.root is not None:
+        folders.append(cache.root)
+    return folders

@@ -84,6 +84,16 @@ def fontconfig(*args: str) -> str:
         return ""
 
 
+def font_face(pattern: str) -> tuple[str, int] | None:
+    """The file and face index fontconfig picks for ``pattern`` (a collection such as a
+    ``.ttc`` holds several faces); None without fontconfig."""
+    found = fontconfig("fc-match", "-f", "%{file}\n%{index}", pattern).split("\n")
+    if not found or not found[0]:
+        return None
+    index = found[1] if len(found) > 1 else ""
+    return found[0], int(index) if index.isdigit() else 0
+
+
 @functools.cache
 def fc_list(pattern: str = ":") -> frozenset[str]:
     """Family names fontconfig knows for ``pattern`` (all names of each family)."""

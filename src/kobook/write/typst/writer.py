@@ -36,7 +36,7 @@ from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, stringify
 from ...parse.pandoc import run_pandoc
 from ...transform.leaks import html_leaks
 from ..shared import passes
-from ..shared.common import atomic_output, chapter_at, part_titles
+from ..shared.common import atomic_output, chapter_at, part_titles, text_chars
 from ..shared.fontcoverage import covers, fallback_family
 from ..shared.fonts import resolve_fonts
 from ..shared.imagefiles import convert_image
@@ -860,17 +860,6 @@ def link_targets(blocks: Blocks) -> set[str]:
         for node in iter_nodes(blocks)
         if node["t"] == "Link" and node["c"][2][0].startswith("#")
     }
-
-
-def text_chars(blocks: Blocks) -> set[str]:
-    """Every character of the chapter's text and code."""
-    chars: set[str] = set()
-    for node in iter_nodes(blocks):
-        if node["t"] == "Str":
-            chars.update(node["c"])
-        elif node["t"] in ("Code", "CodeBlock"):
-            chars.update(node["c"][1])
-    return chars
 
 
 # --- The compiler ----------------------------------------------------------------------

@@ -26,7 +26,14 @@ from ...reproducible import w3c_datetime
 from ...transform.leaks import html_leaks
 from ..shared import codewrap, passes
 from ..shared.blockhtml import BlockHtml
-from ..shared.common import atomic_output, blocks_to_html, highlight_css, part_titles, toc_entries
+from ..shared.common import (
+    allowed_folders,
+    atomic_output,
+    blocks_to_html,
+    highlight_css,
+    part_titles,
+    toc_entries,
+)
 from ..shared.fonts import resolve_fonts
 from ..shared.latexmeta import sides
 from ..shared.layout import PageLayout, page_layout
@@ -321,18 +328,6 @@ def missing_glyph_problems(book: Book, docs: list[Doc], found: dict[str, int]) -
             )
         )
     return problems
-
-
-def allowed_folders(book: Book, cache: Cache | None) -> list[Path]:
-    """What WeasyPrint may read: the book, the cache (downloaded images, print-ready
-    copies; it may be outside the book with --cache-dir) and the downloads folder
-    used when there is no cache."""
-    from ...transform.remote import fallback_path
-
-    folders = [book.root, fallback_path("x", "").parent]
-    if cache is not None and cache.root is not None:
-        folders.append(cache.root)
-    return folders
 
 
 def write_pdf(
