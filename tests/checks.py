@@ -7,7 +7,9 @@ and compare it with what the source says.
 from __future__ import annotations
 
 import functools
+import gzip
 import itertools
+import json
 import re
 import subprocess
 import unicodedata
@@ -15,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -197,7 +200,26 @@ def html_problems(site: Path) -> list[str]:
             fragment = unquote(parts.fragment)
             if fragment and fragment not in pages[target].ids:
                 problems.append(f"{name}: link to missing id {link}")
+    for record in search_records(site):  # where the search's results lead
+        target = unquote(record["url"]).lstrip("/")
+        if target not in pages:
+            problems.append(f"search: result for missing page {record['url']}")
+            continue
+        for anchor in record["anchors"]:
+            if anchor["id"] not in pages[target].ids:
+                problems.append(f"search: result for missing id {target}#{anchor['id']}")
     return problems
+
+
+def search_records(site: Path) -> list[dict[str, Any]]:
+    """The pages in the site's search index (Pagefind's fragments: gzip, a signature,
+    JSON): url, content, meta (title), anchors (the sections' ids)."""
+    records = []
+    for fragment in sorted((site / "search" / "fragment").glob("*.pf_fragment")):
+        data = gzip.decompress(fragment.read_bytes())
+        assert data.startswith(b"pagefind_dcd"), fragment
+        records.append(json.loads(data[len(b"pagefind_dcd") :]))
+    return records
 
 
 def words_off_page(pdf: Path, margin: float = 0.0, tolerance: float = 1.0) -> list[str]:

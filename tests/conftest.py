@@ -67,6 +67,23 @@ def sample_build(
     return build
 
 
+@pytest.fixture(scope="session")
+def sample_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample book's HTML site, built once for the whole run (read-only)."""
+    root = tmp_path_factory.mktemp("sample-site")
+    result = kobook.build(sample_copy(root), ["html"], out=root / "out", cache_dir=root / "c")
+    return result.outputs["html"].parent
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One headless Chromium for the whole run (``tests/browser.py``)."""
+    from tests.browser import chromium
+
+    with chromium() as driver:
+        yield driver
+
+
 @pytest.fixture
 def make_book(tmp_path: Path) -> BookMaker:
     """Write a small book: ``make_book({"book/01.md": "# 제목"}, metadata={...})``."""

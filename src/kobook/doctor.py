@@ -100,6 +100,13 @@ def report(language: str = "ko") -> tuple[bool, str]:
         out.append(f"✓ typst {version('typst')} (its compiler ships in the wheel: --engine typst)")
     except Exception as exc:  # optional engine: reported, not required
         out.append(f"✗ typst: {exc} (only needed for --engine typst: pip install typst)")
+    from .write.html.search import pagefind
+
+    program = pagefind()
+    if program is not None:
+        out.append(f"✓ pagefind {program} (the HTML book's search)")
+    else:
+        out.append("✗ pagefind: missing (the HTML book has no search): pip install 'pagefind[bin]'")
     for good, line in tex_report():
         mark = "✓" if good else "✗"
         out.append(f"   {mark} {line.strip()}" if line.startswith("  ") else f"{mark} {line}")

@@ -151,3 +151,10 @@ XELATEX_TIMEOUT = 900.0
 
 TOOL_TIMEOUT = 30.0
 """Seconds for a small helper: rsvg-convert on one image, fc-match, fc-list, kpsewhich."""
+
+SEARCH_TIMEOUT = 120.0
+"""Seconds for Pagefind to index the HTML book's pages for its search.
+
+The corpus playbook (1.1 MB of pages) takes 0.3 s; the largest pages kobook
+writes (an 8 MiB chapter) take a few seconds.
+"""

@@ -7,89 +7,27 @@ written to ``dist/screenshots/`` for a person to open.
 
 from __future__ import annotations
 
-import functools
-import http.server
-import os
-import shutil
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import kobook
-from tests.conftest import REPO, sample_copy
+from tests.browser import SHOTS, fresh, serve, until
 
-SHOTS = REPO / "dist" / "screenshots"
 LIGHT = "rgb(255, 255, 255)"
 DARK = "rgb(22, 24, 28)"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("browser")
-    result = kobook.build(sample_copy(root), ["html"], out=root / "out", cache_dir=root / "c")
-    return result.outputs["html"].parent
+def site(sample_site: Path) -> Path:
+    return sample_site
 
 
 @pytest.fixture(scope="module")
 def url(site: Path) -> Iterator[str]:
-    """The site served on 127.0.0.1 (a port of its own), quietly."""
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    handler = functools.partial(Quiet, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    assert chromium and driver_path, "scripts/install-system-deps.sh --dev installs both"
-    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not download anything
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    options.add_argument("--window-size=1400,1000")
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    yield driver
-    driver.quit()
-
-
-def fresh(browser: Any, address: str, scheme: str = "light") -> None:
-    """Open ``address`` as a first visit, the system theme set to ``scheme``."""
-    browser.execute_cdp_cmd(
-        "Emulation.setEmulatedMedia",
-        {"features": [{"name": "prefers-color-scheme", "value": scheme}]},
-    )
-    browser.get(address)
-    browser.execute_script("localStorage.clear()")
-    browser.get(address)
-
-
-def until(read: Callable[[], Any], wanted: Any, seconds: float = 10.0) -> Any:
-    """``read()`` again and again until it gives ``wanted`` or ``seconds`` pass; the
-    last value (the page's scripts run on their own time, slower on a busy machine)."""
-    deadline = time.monotonic() + seconds
-    value = read()
-    while value != wanted and time.monotonic() < deadline:
-        time.sleep(0.1)
-        value = read()
-    return value
+    with serve(site) as address:
+        yield address
 
 
 def background(browser: Any) -> str:

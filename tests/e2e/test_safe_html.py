@@ -136,6 +136,7 @@ def test_published_files_are_world_readable_whatever_the_umask(
         for path in [site, *site.rglob("*")]
     }
     assert {"html", "html/assets", "html/index.html", "html/assets/style.css"} <= set(modes)
+    assert {"html/search", "html/search/pagefind.js", "html/search/particles.json"} <= set(modes)
     wrong = {
         name: oct(mode)
         for name, mode in modes.items()

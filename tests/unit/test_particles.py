@@ -11,9 +11,11 @@ from kobook.korean.particles import (
     CONSONANT,
     LIQUID,
     PAIRS,
+    PARTICLE_READINGS,
     VOWEL,
     agree,
     final_sound,
+    search_endings,
     split_particle,
 )
 
@@ -170,3 +172,16 @@ def test_agree_on_any_syllable_is_one_of_the_pair(syllable: str, pair: tuple[str
         assert form == vowel_form
     else:
         assert form == consonant_form
+
+
+def test_search_endings_follow_the_sounds_each_particle_agrees_with() -> None:
+    endings = dict(search_endings())
+    assert endings["을"] == "LC" and endings["를"] == "V"  # 모델을, 데이터를
+    assert endings["으로"] == "C" and endings["로"] == "VL"  # 그림으로, 모델로, 데이터로
+    assert endings["이"] == "LC" and endings["가"] == "V"  # 사이 is not 사 + 이
+    assert endings["의"] == endings["에서"] == "VLC"  # one form after any word
+    assert endings["에서는"] == "VLC" and endings["으로는"] == "C"  # a run: its first particle
+    assert endings["이라도"] == "VLC"
+    runs = [run for run, _ in search_endings()]
+    assert runs == sorted(runs, key=len, reverse=True)  # longest first: 에서는 before 는
+    assert set(runs) == set(PARTICLE_READINGS)

@@ -17,6 +17,7 @@ import pytest
 import kobook
 from kobook.preview import Session
 from kobook.transform import PASSES
+from tests.checks import search_records
 from tests.conftest import REPO, BookMaker
 
 PIXEL = REPO / "tests" / "data" / "pixel.png"
@@ -32,7 +33,9 @@ def site_files(folder: Path) -> dict[str, bytes]:
 
 
 def assert_same_as_full_build(session: Session, tmp: Path) -> None:
-    """The preview folder holds exactly the files of a fresh full HTML build."""
+    """The preview folder holds exactly the files of a fresh full HTML build (its
+    search index too, once the one being made in the background is done)."""
+    session._search_index.wait()
     out = tmp / "reference"
     shutil.rmtree(out, ignore_errors=True)
     kobook.build(session.root, ["html"], out=out, cache_dir=tmp / "ref-cache", offline=True)
@@ -85,6 +88,7 @@ def test_a_paragraph_edit_rebuilds_one_chapter(three: Path, tmp_path: Path) -> N
     assert session._memo.ran == len(PASSES)  # one chapter's passes ran, the others replayed
     assert "고친 둘째 장의 본문" in (session.out / "02.html").read_text(encoding="utf-8")
     assert_same_as_full_build(session, tmp_path)
+    assert any("고친" in r["content"] for r in search_records(session.out))  # found by search
     # A save that changes nothing writes nothing.
     assert session.rebuild({three / "book/02.md"}).pages == []
 

@@ -332,3 +332,38 @@ def particle_run(word: str) -> list[str] | None:
     """
     reading = PARTICLE_READINGS.get(word)
     return list(reading) if reading is not None else None
+
+
+# The final sounds a particle may follow, as the site's search writes them: V (a vowel),
+# L (ㄹ) and C (another consonant).
+SOUND_LETTERS = {VOWEL: "V", LIQUID: "L", CONSONANT: "C"}
+
+
+def form_sounds(form: str) -> set[str]:
+    """The final sounds of the word before that ``form`` agrees with (``을``: C and L)."""
+    sounds: set[str] = set()
+    for consonant_form, vowel_form in PAIRS:
+        if form == consonant_form:
+            sounds |= {CONSONANT} if form in RO_FORMS else {CONSONANT, LIQUID}
+        if form == vowel_form:
+            sounds |= {VOWEL, LIQUID} if consonant_form in RO_FORMS else {VOWEL}
+    if form in STANDALONE:
+        sounds |= {VOWEL, LIQUID, CONSONANT}
+    return sounds
+
+
+def search_endings() -> list[tuple[str, str]]:
+    """Every run of particles with the final sounds it follows, longest first: the table
+    the HTML book's search strips a query's particles with (``모델을`` → ``모델``).
+
+    Why a table and not code: the stripping runs in the reader's browser
+    (``assets/book.js``), and this module stays the one place that knows Korean
+    particles.  The sounds keep ``사이`` whole: ``이`` does not follow a vowel.
+    """
+    endings = []
+    for run, reading in PARTICLE_READINGS.items():
+        sounds = form_sounds(reading[0])
+        endings.append(
+            (run, "".join(SOUND_LETTERS[s] for s in (VOWEL, LIQUID, CONSONANT) if s in sounds))
+        )
+    return sorted(endings, key=lambda item: (-len(item[0]), item[0]))

@@ -41,6 +41,13 @@ WORDS: dict[str, dict[str, str]] = {
         "copy-code": "코드 복사",
         "copied": "복사함",
         "anchor": "이 절의 링크",
+        "search": "검색 (/)",
+        "search-none": "찾은 곳이 없습니다",
+        "search-served": (
+            "검색은 웹 서버로 연 사이트에서 동작합니다"
+            " (kobook preview, 또는 python3 -m http.server)"
+        ),
+        "search-failed": "검색 색인을 읽지 못했습니다",
         "list-separator": ", ",
         "callout-note": "참고",
         "callout-tip": "팁",
@@ -79,6 +86,12 @@ WORDS: dict[str, dict[str, str]] = {
         "copy-code": "Copy the code",
         "copied": "Copied",
         "anchor": "Link to this section",
+        "search": "Search (/)",
+        "search-none": "No results",
+        "search-served": (
+            "Search works when the site is served (kobook preview, or python3 -m http.server)"
+        ),
+        "search-failed": "The search index could not be loaded",
         "list-separator": ", ",
         "callout-note": "Note",
         "callout-tip": "Tip",
@@ -117,6 +130,12 @@ WORDS: dict[str, dict[str, str]] = {
         "copy-code": "复制代码",
         "copied": "已复制",
         "anchor": "本节链接",
+        "search": "搜索 (/)",
+        "search-none": "没有找到结果",
+        "search-served": (
+            "通过网页服务器打开网站时才能搜索（kobook preview 或 python3 -m http.server）"
+        ),
+        "search-failed": "无法加载搜索索引",
         "list-separator": "、",
         "callout-note": "注",
         "callout-tip": "提示",
@@ -155,6 +174,12 @@ WORDS: dict[str, dict[str, str]] = {
         "copy-code": "複製程式碼",
         "copied": "已複製",
         "anchor": "本節連結",
+        "search": "搜尋 (/)",
+        "search-none": "沒有找到結果",
+        "search-served": (
+            "透過網頁伺服器開啟網站時才能搜尋（kobook preview 或 python3 -m http.server）"
+        ),
+        "search-failed": "無法載入搜尋索引",
         "list-separator": "、",
         "callout-note": "註",
         "callout-tip": "提示",
@@ -193,6 +218,13 @@ WORDS: dict[str, dict[str, str]] = {
         "copy-code": "コードをコピー",
         "copied": "コピーしました",
         "anchor": "この節へのリンク",
+        "search": "検索 (/)",
+        "search-none": "見つかりませんでした",
+        "search-served": (
+            "検索はウェブサーバーで開いたサイトで使えます"
+            "（kobook preview または python3 -m http.server）"
+        ),
+        "search-failed": "検索インデックスを読み込めませんでした",
         "list-separator": "、",
         "callout-note": "メモ",
         "callout-tip": "ヒント",

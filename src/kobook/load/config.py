@@ -80,7 +80,7 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "check": ((dict,), "kobook check settings"),
     "normalize": ((dict, bool), "build-time fixes: false, or {ignore: [KO007]}"),
     "particles": ((dict,), "extra readings for particle agreement"),
-    "html": ((dict,), "HTML site settings"),
+    "html": ((dict,), "HTML site settings: {search: false}"),
     "pdf": ((dict,), "PDF settings"),
     "epub": ((dict,), "EPUB settings: {embed-fonts: true}"),
     "remote-images": ((bool, str), "download http(s) images: on (default) or off"),

@@ -58,7 +58,6 @@ CHECK_CHOICES = {
 NORMALIZE_KEYS = {"ignore", "select"}
 PARTICLE_KEYS = {"words"}
 PDF_KEYS = {"filename", "jobs"}
-EPUB_KEYS = {"embed-fonts"}
 SCALAR = (str, int, float, datetime.date)
 ISO_DATE = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
 
@@ -250,18 +249,30 @@ def pdf_section(value: dict[Any, Any], at: Where) -> None:
         )
 
 
-def epub_section(value: dict[Any, Any], at: Where) -> None:
-    """``epub:`` — ``embed-fonts`` (true or false)."""
-    known_keys("epub", value, EPUB_KEYS, at, "CFG003")
-    fonts = value.get("embed-fonts", False)
-    if not isinstance(fonts, bool):
-        at.fail(
-            f"'epub.embed-fonts' should be true or false, not '{fonts}'",
-            "epub",
-            "embed-fonts",
-            hint="epub: {embed-fonts: true}",
-            code="CFG003",
-        )
+def true_or_false(section: str, key: str, default: bool, hint: str) -> Callable[[Any, Where], None]:
+    """The check of ``section:`` whose one key ``key`` is true or false."""
+
+    def check(value: dict[Any, Any], at: Where) -> None:
+        known_keys(section, value, {key}, at, "CFG003")
+        given = value.get(key, default)
+        if not isinstance(given, bool):
+            at.fail(
+                f"'{section}.{key}' should be true or false, not '{given}'",
+                section,
+                key,
+                hint=hint,
+                code="CFG003",
+            )
+
+    check.__doc__ = f"``{section}:`` — ``{key}`` (true or false)."
+    return check
+
+
+# ``epub: {embed-fonts: true}``, ``html: {search: false}``.
+epub_section = true_or_false("epub", "embed-fonts", False, "epub: {embed-fonts: true}")
+html_section = true_or_false(
+    "html", "search", True, "html: {search: false} builds the site without its search"
+)
 
 
 def original_section(value: dict[Any, Any], at: Where) -> None:
@@ -525,6 +536,7 @@ CHECKS: dict[str, Callable[[Any, Where], None]] = {
     "particles": particles_section,
     "pdf": pdf_section,
     "epub": epub_section,
+    "html": html_section,
     "author": author_value,
     "original": original_section,
     "captions": captions_section,

@@ -74,6 +74,7 @@ from .passmemo import (
     replace_in,
 )
 from .predict import foretold, same_but_automatic_ids
+from .searchindex import SearchIndex
 from .typesetter import Typesetter, pages_laid, typeset
 
 # Files whose change is no change of the book's set-up: the pictures the pages show.
@@ -213,6 +214,7 @@ class Session:
         # The templates' Jinja environment (its compiled templates), made again on a full
         # rebuild: a change in templates/ is one.
         self._env: Any = None
+        self._search_index = SearchIndex()  # remade in the background after an edit
 
     # ------------------------------------------------------------------ the interface
 
@@ -272,9 +274,10 @@ class Session:
         gc.freeze()
 
     def close(self) -> None:
-        """Stop what the session started (the PDF process)."""
+        """Stop what the session started (the PDF process, the search index's thread)."""
         if self._typesetter is not None:
             self._typesetter.close()
+        self._search_index.wait(timeout=30)
 
     def is_source(self, path: Path) -> bool:
         """Whether a change to ``path`` can change the book (not the outputs or the cache)."""
@@ -358,11 +361,38 @@ class Session:
         warnings += problems
         # Everything is made: now write (nothing is written when a stage failed).
         update.pages = self._write(files)
+        warnings += self._search(book, docs, update.pages, full)
         update.warnings = [d for d in dict.fromkeys(warnings) if d.severity != "info"]
         self.good = good
         self._config = config
         self.edited = edited
         self._built = {c.id: (reader_for(c), c.text) for c in book.chapters}
+
+    def _search(
+        self, book: Book, docs: list[Doc], written: list[str], full: bool
+    ) -> list[Diagnostic]:
+        """The site's search index: made before the first build is served (and on a full
+        rebuild), else asked for in the background when a page changed."""
+        from ..write.html.search import (
+            SEARCH_DIR,
+            index_pages,
+            missing_search,
+            pagefind,
+            search_wanted,
+        )
+        from ..write.html.writer import page_name
+
+        if not search_wanted(book.config):
+            return []
+        if pagefind() is None:
+            return [missing_search()]
+        pages = [page_name(doc) for doc in docs]
+        if full or not (self.out / SEARCH_DIR).is_dir():
+            self._search_index.wait()
+            return index_pages(self.out, pages, book.config.lang)
+        if any(name.endswith(".html") for name in written):
+            self._search_index.refresh(self.out, pages, book.config.lang)
+        return []
 
     def _check_sources(self, chapters: list[Chapter]) -> None:
         """``guard.check_source`` of each chapter whose text was not checked before."""

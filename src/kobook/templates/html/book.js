@@ -86,4 +86,133 @@
     window.addEventListener("resize", mark);
     mark();
   }
+
+  /* Search: Pagefind's index in search/, loaded on first use.  Pagefind matches each
+     word as the start of indexed words (모델 finds 모델을); the query loses its Korean
+     particles first (모델을 finds 모델), with the table korean/particles.py writes. */
+  var box = document.querySelector("input.search-box");
+  var panel = document.querySelector("div.search-results");
+  if (box && panel) {
+    var engine = null;
+    var endings = [];
+    var load = function () {
+      if (!engine) {
+        var base = new URL("search/", document.baseURI);
+        engine = location.protocol === "file:"
+          ? Promise.reject(new Error("served"))
+          : Promise.all([
+            import(new URL("pagefind.js", base).href),
+            fetch(new URL("particles.json", base)).then(function (r) { return r.ok ? r.json() : []; })
+          ]).then(function (loaded) { endings = loaded[1]; return loaded[0]; });
+        engine.catch(function () { /* shown when a query is typed */ });
+      }
+      return engine;
+    };
+    var stem = function (word) {
+      for (var i = 0; i < endings.length; i++) {
+        var ending = endings[i][0], after = endings[i][1];
+        if (word.length <= ending.length || word.slice(-ending.length) !== ending) { continue; }
+        var rest = word.slice(0, -ending.length), last = rest.charCodeAt(rest.length - 1);
+        if (last >= 0xAC00 && last <= 0xD7A3) {
+          var final = (last - 0xAC00) % 28;
+          if (rest.length < 2 || after.indexOf(final === 0 ? "V" : final === 8 ? "L" : "C") < 0) { continue; }
+        } else if (!/[0-9A-Za-z]$/.test(rest)) { continue; }
+        return rest;
+      }
+      return word;
+    };
+    var pageHref = function (url) {
+      var parsed = new URL(url, "http://site/");
+      return parsed.pathname.split("/").pop() + parsed.hash;
+    };
+    /* Pagefind's excerpt is HTML: only its text and <mark> reach the page. */
+    var excerpt = function (markup) {
+      var holder = document.createElement("p");
+      holder.className = "search-excerpt";
+      var parsed = new DOMParser().parseFromString("<body>" + markup, "text/html").body;
+      parsed.childNodes.forEach(function (node) {
+        if (node.nodeName === "MARK") {
+          var mark = document.createElement("mark");
+          mark.textContent = node.textContent;
+          holder.appendChild(mark);
+        } else {
+          holder.appendChild(document.createTextNode(node.textContent));
+        }
+      });
+      return holder;
+    };
+    var link = function (className, href, text) {
+      var a = document.createElement("a");
+      a.className = className;
+      a.href = href;
+      a.textContent = text;
+      return a;
+    };
+    var say = function (query, text) {
+      var p = document.createElement("p");
+      p.className = "search-note";
+      p.textContent = text;
+      panel.replaceChildren(p);
+      panel.dataset.query = query;
+      panel.hidden = false;
+    };
+    var show = function (query, pages) {
+      if (!pages.length) { say(query, words.none || "No results"); return; }
+      var list = document.createElement("ol");
+      pages.forEach(function (page) {
+        var item = document.createElement("li");
+        var href = pageHref(page.url);
+        item.appendChild(link("search-chapter", href, page.meta.title || href));
+        var sections = (page.sub_results || []).slice(0, 3);
+        if (!sections.length) { item.appendChild(excerpt(page.excerpt)); }
+        sections.forEach(function (section) {
+          var target = pageHref(section.url);
+          if (target !== href && section.title !== page.meta.title) {
+            item.appendChild(link("search-section", target, section.title));
+          }
+          item.appendChild(excerpt(section.excerpt));
+        });
+        list.appendChild(item);
+      });
+      panel.replaceChildren(list);
+      panel.dataset.query = query;
+      panel.hidden = false;
+    };
+    var asked = 0;
+    var run = function () {
+      var query = box.value.trim();
+      var ask = ++asked;
+      if (!query) { panel.hidden = true; panel.replaceChildren(); return; }
+      load().then(function (pagefind) {
+        var terms = query.split(/\s+/).map(stem).join(" ");
+        return pagefind.search(terms).then(function (found) {
+          return Promise.all(found.results.slice(0, 10).map(function (r) { return r.data(); }));
+        });
+      }).then(function (pages) {
+        if (ask === asked) { show(query, pages); }
+      }, function (error) {
+        if (ask === asked) { say(query, error.message === "served" ? words.served : words.failed); }
+      });
+    };
+    var timer = null;
+    box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 150); });
+    box.addEventListener("focus", function () { load(); if (box.value.trim()) { panel.hidden = false; } });
+    box.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") { box.value = ""; run(); box.blur(); }
+      if (event.key === "Enter") {
+        var first = panel.querySelector("a");
+        if (first) { location.href = first.href; }
+      }
+    });
+    document.addEventListener("keydown", function (event) {
+      var typing = /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName);
+      if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        box.focus();
+      }
+    });
+    document.addEventListener("click", function (event) {
+      if (!event.target.closest(".search")) { panel.hidden = true; }
+    });
+  }
 })();

@@ -43,6 +43,7 @@ from ..shared.common import (
 from ..shared.mathsvg import MathError, formula_location, img_tag, render_math
 from ..shared.sanitize import sanitize_blocks
 from ..shared.templates import environment
+from .search import index_pages, missing_search, pagefind, search_wanted
 
 # This writer's folder of templates: under kobook's own templates/, and the book's.
 TEMPLATES = "html"
@@ -246,10 +247,12 @@ def write_html(
 
     if all_docs is not None and len(docs) < len(all_docs) and out.is_dir():
         # --chapter: refresh that chapter's page (and the index) in the existing site.
-        write_site(out, book, docs, bodies, plan)
+        found = write_site(out, book, docs, bodies, plan)
     else:
         with atomic_directory(out) as tmp:
-            write_site(tmp, book, docs, bodies, plan)
+            found = write_site(tmp, book, docs, bodies, plan)
+    if problems is not None:
+        problems += found
     return out / "index.html"
 
 
@@ -267,6 +270,7 @@ class SitePlan:
     sections: dict[str, list[dict[str, Any]]]  # chapter id → its TOC entries below level 1
     positions: dict[str, int]  # chapter id → index in ``chapters``
     common: dict[str, Any]  # what every template gets
+    pages: list[str]  # every chapter page, in reading order
 
 
 def plan_site(book: Book, every: list[Doc], env: Any = None) -> SitePlan:
@@ -302,6 +306,7 @@ def plan_site(book: Book, every: list[Doc], env: Any = None) -> SitePlan:
         "words": config.words,
         "book_title": config.title,
         "version": __version__,
+        "search": search_wanted(config) and pagefind() is not None,
     }
     positions: dict[str, int] = {}
     for number, entry in enumerate(chapters):
@@ -310,7 +315,8 @@ def plan_site(book: Book, every: list[Doc], env: Any = None) -> SitePlan:
     for item in toc:
         if item["level"] != 1:
             sections.setdefault(item["chapter_id"], []).append(item)
-    return SitePlan(env, toc, chapters, sections, positions, common)
+    pages = [page_name(doc) for doc in every]
+    return SitePlan(env, toc, chapters, sections, positions, common, pages)
 
 
 def site_assets(env: Any) -> dict[str, bytes]:
@@ -390,8 +396,11 @@ def index_page(plan: SitePlan, book: Book) -> str:
     )
 
 
-def write_site(tmp: Path, book: Book, docs: list[Doc], bodies: list[str], plan: SitePlan) -> None:
-    """Write assets, images, the chapter pages and the index into ``tmp``."""
+def write_site(
+    tmp: Path, book: Book, docs: list[Doc], bodies: list[str], plan: SitePlan
+) -> list[Diagnostic]:
+    """Write assets, images, the chapter pages, the index and the search index into
+    ``tmp``; return what went wrong with the search (SEARCH001)."""
     for name, data in site_assets(plan.env).items():
         (tmp / name).parent.mkdir(exist_ok=True)
         atomic_write(tmp / name, data)
@@ -402,7 +411,13 @@ def write_site(tmp: Path, book: Book, docs: list[Doc], bodies: list[str], plan: 
         html = chapter_page(plan, book, doc, body)
         atomic_write(tmp / page_name(doc), html.encode("utf-8"))
     atomic_write(tmp / "index.html", index_page(plan, book).encode("utf-8"))
+    problems: list[Diagnostic] = []
+    if plan.common["search"]:
+        problems += index_pages(tmp, plan.pages, book.config.lang)
+    elif search_wanted(book.config):
+        problems.append(missing_search())
     public_modes(tmp)
+    return problems
 
 
 def sidebar(

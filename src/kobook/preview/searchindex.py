@@ -1,0 +1,58 @@
+"""The preview's search index, made again in a thread of its own after pages change.
+
+Pagefind indexes the corpus playbook in 0.2 s: longer than the rebuild of one
+edited chapter, and the page the translator is reading does not need it.  So
+the first build indexes before the site is served, and each later change asks
+for a new index without waiting for it; changes that come while one is being
+made are folded into the next.  ``write/html/search.py`` swaps each index in
+whole, so a search never reads half of one.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from ..errors import KobookError
+from ..write.html.search import index_pages
+
+log = logging.getLogger(__name__)
+
+
+class SearchIndex:
+    """The newest wanted index of one preview folder, made by at most one thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._wanted: tuple[Path, list[str], str] | None = None
+        self._thread: threading.Thread | None = None
+
+    def refresh(self, site: Path, pages: list[str], lang: str) -> None:
+        """Index ``pages`` of ``site`` soon (now if no index is being made)."""
+        with self._lock:
+            self._wanted = (site, list(pages), lang)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="kobook-search", daemon=True)
+                self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the wanted index is made (the session's ``close``; tests)."""
+        with self._lock:
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                job, self._wanted = self._wanted, None
+                if job is None:
+                    self._thread = None
+                    return
+            try:
+                problems = index_pages(*job)
+            except KobookError as error:  # Pagefind ran too long: the old index stays
+                problems = [error.diagnostic]
+            for problem in problems:
+                log.warning("%s %s", problem.code, problem.message)
