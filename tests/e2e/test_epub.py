@@ -58,6 +58,11 @@ def test_title_page_cover_and_package_metadata(sample: kobook.BuildResult) -> No
     assert "라이선스: Apache-2.0" in title
     nav = files["EPUB/nav.xhtml"].decode()
     assert 'epub:type="landmarks"' in nav and 'epub:type="toc"' in nav
+    landmarks = re.findall(r'epub:type="(cover|titlepage|toc)">([^<]*)</a>', nav)
+    assert sorted(landmarks) == [("cover", "표지"), ("titlepage", "속표지"), ("toc", "차례")]
+    chapters = sorted(n for n in files if re.fullmatch(r"EPUB/text/ch\d+\.xhtml", n))
+    titles = [re.findall(r"<title>([^<]*)</title>", files[n].decode())[0] for n in chapters]
+    assert titles[:2] == ["1장 학습 한 스텝의 메모리", "2장 데이터 병렬화와 ZeRO"]
 
 
 def test_math_notes_code_and_korean_breaking(sample: kobook.BuildResult) -> None:

@@ -144,6 +144,28 @@ def test_pdf_shows_no_tex_source(printed: tuple[Any, str]) -> None:
     only_the_broken_formula(result)
 
 
+@pytest.fixture(scope="module")
+def epub(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    root = tmp_path_factory.mktemp("math-epub")
+    result = build(root, ["epub"])
+    return result, root / "dist" / "book.epub"
+
+
+def test_epub_formulas_are_mathml_or_svg_with_their_tex_as_alt(epub: tuple[Any, Path]) -> None:
+    from tests.checks import epub_pages, epubcheck
+
+    result, book = epub
+    pages = "".join(page for _, page in epub_pages(book))
+    assert pages.count("<math") == 4  # as on the site
+    images = re.findall(r'<img[^>]*class="math inline"[^>]*>', pages)
+    assert len(images) == 1 and 'alt="\\vphantom{x}{\\color{red}{z}}"' in images[0]
+    assert re.search(r'src="\.\./media/[^"]+\.svg"', images[0])  # in the container
+    assert "$" not in visible(pages)  # no formula left as TeX text
+    assert re.findall(r'<code class="math-error">([^<]*)</code>', pages) == ["\\frac{1}{"]
+    only_the_broken_formula(result)
+    assert epubcheck(book) == []
+
+
 LIST_WITH_MATRIX = """\
 # 목록
 

@@ -175,6 +175,7 @@ def test_pass_reports_a_bomb_with_its_line_and_keeps_the_source_as_code(
         ("\\blue{GH} + 1", "unknown command \\\\blue"),  # a macro nobody defined
         ("\\fbox{\\color{red}{z}}", "unknown command \\\\color"),  # TeX inside a text box
         ("\\def\\a#1.{x} \\a y.", "macro definition"),  # ziamath would expand it unbounded
+        ("\\\\{U_Y\\\\}", "no height"),  # a line break in inline math: a box upside down
     ],
 )
 def test_svg_refuses_what_it_would_draw_as_source(tex: str, reason: str) -> None:

@@ -43,6 +43,7 @@ from urllib.parse import unquote, urlparse
 
 from ...cache import Cache
 from ...errors import Diagnostic, Location
+from ...lang.words import Words
 from ...load import Book
 from ...parse import Doc, api_version
 from ...parse.ast import copy_tree, iter_nodes, walk
@@ -51,7 +52,7 @@ from ..shared import passes
 from ..shared.common import allowed_folders, atomic_output
 from ..shared.sanitize import sanitize_blocks
 from ..shared.templates import environment
-from . import cover, fonts
+from . import cover, fonts, math
 
 TEMPLATES = "epub"
 # What EPUB 3 readers must show (core media types): anything else is converted or left out.
@@ -66,9 +67,11 @@ def write_epub(book: Book, docs: list[Doc], out: Path, cache: Cache | None) -> l
     """Write ``out`` (atomically); return the warnings met on the way."""
     problems: list[Diagnostic] = []
     folders = [folder.resolve() for folder in allowed_folders(book, cache)]
+    chapters = [prepare(doc, book, folders, problems) for doc in docs]
+    failing = math.mathml_failures(chapters)
     blocks: list[Any] = []
-    for doc in docs:
-        blocks += prepare(doc, book, folders, problems)
+    for doc, prepared in zip(docs, chapters, strict=True):
+        blocks += math.drawn_formulas(prepared, doc, failing, problems) if failing else prepared
     config = book.config
     env = environment(book.root)
     settings = config.get("epub") or {}
@@ -105,7 +108,7 @@ def write_epub(book: Book, docs: list[Doc], out: Path, cache: Cache | None) -> l
                 env={"SOURCE_DATE_EPOCH": str(config.output_epoch or ZIP_EPOCH)},
                 cwd=folder,
             )
-            link_across(tmp)
+            finish(tmp, config.words)
     return problems
 
 
@@ -373,14 +376,20 @@ ID = re.compile(r'\sid="([^"]+)"')
 LOCAL_HREF = re.compile(r'href="#([^"]+)"')
 
 
-def link_across(epub: Path) -> None:
-    """Point ``href="#id"`` at the chapter file that holds ``id`` (and take it off a link
-    to an id no chapter has); give each footnote a link back to where it is called.
+def finish(epub: Path, words: Words) -> None:
+    """Mend what pandoc's container gets wrong, and write it again (its entries in the
+    same order, with the same dates):
 
-    pandoc's EPUB writer splits the book at chapter headings and rewrites the links
-    to headings and sections it knows, but not those to figures, tables, equations
-    or anchors in raw HTML: in a reader they would go nowhere (epubcheck RSC-012).
-    The container is written again with its entries in the same order and dates.
+    - ``href="#id"`` points at the chapter file that holds ``id`` (and a link to an
+      id no chapter has loses its target).  pandoc splits the book at chapter
+      headings and rewrites the links to headings and sections it knows, but not
+      those to figures, tables, equations or anchors in raw HTML: in a reader they
+      would go nowhere (epubcheck RSC-012);
+    - each footnote links back to where it is called (:func:`back_links`);
+    - each chapter file's ``<title>`` is its first heading, not its file name
+      (``ch001.xhtml``, which pandoc writes and a reader may show);
+    - the landmarks are named in the book's language (pandoc writes "Cover",
+      "Title Page" and "Table of Contents" whatever the language).
     """
     with zipfile.ZipFile(epub) as source:
         entries = [(info, source.read(info)) for info in source.infolist()]
@@ -390,7 +399,7 @@ def link_across(epub: Path) -> None:
         if info.filename.endswith(".xhtml") and "/text/" in info.filename
     }
     home = {name: file for file, text in pages.items() for name in ID.findall(text)}
-    changed = False
+    fixed: dict[str, str] = {}
     for file, text in pages.items():
         own = set(ID.findall(text))
 
@@ -402,15 +411,44 @@ def link_across(epub: Path) -> None:
                 return ""
             return f'href="{home[name].rsplit("/", 1)[-1]}#{name}"'
 
-        fixed = back_links(LOCAL_HREF.sub(target, text))
-        if fixed != text:
-            pages[file], changed = fixed, True
-    if not changed:
-        return
+        fixed[file] = page_title(back_links(LOCAL_HREF.sub(target, text)), file)
+    for info, data in entries:
+        if info.filename.endswith("/nav.xhtml"):
+            fixed[info.filename] = landmark_words(data.decode("utf-8"), words)
     with zipfile.ZipFile(epub, "w") as out:
         for info, data in entries:
-            body = pages[info.filename].encode("utf-8") if info.filename in pages else data
+            body = fixed[info.filename].encode("utf-8") if info.filename in fixed else data
             out.writestr(info, body)
+
+
+HEADING_TEXT = re.compile(r"<h[1-6]\b[^>]*>(.*?)</h[1-6]>", re.S)
+
+
+def page_title(page: str, file: str) -> str:
+    """``<title>`` of a chapter file: its first heading's text, else left as it is."""
+    name = file.rsplit("/", 1)[-1]
+    heading = HEADING_TEXT.search(page)
+    if heading is None or f"<title>{name}</title>" not in page:
+        return page
+    text = " ".join(re.sub(r"<[^>]+>", "", heading.group(1)).split())
+    return page.replace(f"<title>{name}</title>", f"<title>{text}</title>", 1) if text else page
+
+
+# pandoc's landmark names → the words kobook prints for them.
+LANDMARKS = {"Cover": "cover", "Title Page": "title-page", "Table of Contents": "contents"}
+LANDMARK = re.compile(
+    r'(<a href="[^"]*" epub:type="(?:cover|titlepage|toc)">)'
+    r"(Cover|Title Page|Table of Contents)</a>"
+)
+
+
+def landmark_words(nav: str, words: Words) -> str:
+    """The landmarks' names (``epub:type="cover"`` …) in the book's language."""
+
+    def name(match: re.Match[str]) -> str:
+        return f"{match.group(1)}{escape(words.word(LANDMARKS[match.group(2)]))}</a>"
+
+    return LANDMARK.sub(name, nav)
 
 
 NOTE = re.compile(r'(<aside epub:type="footnote"[^>]*\sid="([^"]+)"[^>]*>)(.*?)(</aside>)', re.S)

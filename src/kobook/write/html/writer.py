@@ -40,7 +40,7 @@ from ..shared.common import (
     public_modes,
     toc_entries,
 )
-from ..shared.mathsvg import MathError, formula_location, img_tag, render_math
+from ..shared.mathsvg import MathError, img_tag, render_math, undrawn
 from ..shared.sanitize import sanitize_blocks
 from ..shared.templates import environment
 from .search import index_pages, missing_search, pagefind, search_wanted
@@ -160,15 +160,7 @@ def math_fallbacks(body: str, blocks: list[Any], doc: Doc, problems: list[Diagno
         try:
             return img_tag(render_math(tex, display, None), tex, display)
         except MathError as exc:
-            problems.append(
-                Diagnostic(
-                    "MATH001",
-                    f"math could not be drawn ({exc}): {tex.strip()[:60]}",
-                    formula_location(doc.chapter, tex),
-                    "simplify the TeX or report it; it is shown as source on the page",
-                    "warning",
-                )
-            )
+            problems.append(undrawn(doc.chapter, tex, str(exc), "on the page"))
             return f'<code class="math-error">{html.escape(tex.strip())}</code>'
 
     return UNCONVERTED.sub(replace, body)

@@ -24,15 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...cache import Cache, digest
-from ...errors import Location
+from ...errors import Diagnostic, Location
 from ...korean.hangul import has_hangul
 from ...load import Chapter
 from ...transform.math_macros import without_size_switches
 from .fonts import fontconfig
 
 SIZE = 20.0  # drawing size in px; the result is scaled in em, so any size works
-# 2: size switches dropped, definitions refused; 3: inline math in text style, the font in the key
-RENDERER_VERSION = "3"
+# 2: size switches dropped, definitions refused; 3: inline math in text style, the font in the key;
+# 4: a drawing with no height is an error
+RENDERER_VERSION = "4"
 # The default math font when installed (Debian fonts-lmodern, which TeX Live needs anyway):
 # its strokes match Noto Serif CJK's Latin, where STIX Two (ziamath's own, the fallback)
 # reads as bold next to the Korean serif.  ``mathfont:`` in metadata.yaml picks another.
@@ -213,6 +214,10 @@ def draw(tex: str, display: bool, font: str | None = None) -> MathImage:
     if not match:
         raise MathError("no viewBox in ziamath output")
     _x, y, width, height = (float(v) for v in match.groups())
+    if width <= 0 or height <= 0:
+        # ``$[F]\\{U_Y\\} \to [F_Y]$``: a TeX line break in inline math, which ziamath
+        # draws as a box of negative height (nothing, or lines on top of each other).
+        raise MathError("ziamath drew it with no height (a \\\\ line break in inline math?)")
     depth = height + y  # y is negative: the baseline is at 0
     return MathImage(svg, width / SIZE, height / SIZE, max(0.0, depth) / SIZE)
 
@@ -256,6 +261,17 @@ def img_tag(image: MathImage, tex: str, display: bool) -> str:
     alt = html.escape(tex.strip(), quote=True)
     tag = f'<img class="{cls}" style="{style}" alt="{alt}" src="{image.data_uri()}">'
     return f'<span class="math-display">{tag}</span>' if display else tag
+
+
+def undrawn(chapter: Chapter | None, tex: str, reason: str, shown_in: str) -> Diagnostic:
+    """MATH001: ``tex`` could not be drawn, and is shown as source in ``shown_in``."""
+    return Diagnostic(
+        "MATH001",
+        f"math could not be drawn ({reason}): {tex.strip()[:60]}",
+        formula_location(chapter, tex) if chapter else Location(None),
+        f"simplify the TeX or report it; it is shown as source {shown_in}",
+        "warning",
+    )
 
 
 def formula_location(chapter: Chapter, tex: str) -> Location:

@@ -42,7 +42,7 @@ from ..shared.fonts import resolve_fonts
 from ..shared.imagefiles import convert_image
 from ..shared.latexmeta import sides
 from ..shared.layout import page_layout, points
-from ..shared.mathsvg import MathError, formula_location, math_family, math_font, render_math
+from ..shared.mathsvg import MathError, math_family, math_font, render_math, undrawn
 from ..shared.sanitize import sanitize_blocks
 from ..shared.seams import identifier_seams
 from ..shared.tables import SCALE_KEY, TABCOLSEP, table_widths
@@ -598,19 +598,8 @@ def math_images(
         tex = node["c"][1]
         try:
             image = render_math(tex, display, cache, math_font(book.config.get("mathfont")))
-            if not (image.width_em > 0 and image.height_em > 0):  # Typst refuses such an SVG
-                raise MathError("ziamath drew it with no size")
         except MathError as exc:
-            where = formula_location(chapter, tex) if chapter else Location(None)
-            problems.append(
-                Diagnostic(
-                    "MATH001",
-                    f"math could not be drawn ({exc}): {tex.strip()[:60]}",
-                    where,
-                    "simplify the TeX or report it; it is shown as source in the PDF",
-                    "warning",
-                )
-            )
+            problems.append(undrawn(chapter, tex, str(exc), "in the PDF"))
             return {"t": "Code", "c": [["", [], []], tex.strip()]}
         key = hashlib.sha256(image.svg.encode()).hexdigest()[:24]
         path = cache.put("typst-math", key, image.svg.encode(), ".svg")

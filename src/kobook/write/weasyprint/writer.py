@@ -37,7 +37,7 @@ from ..shared.common import (
 from ..shared.fonts import resolve_fonts
 from ..shared.latexmeta import sides
 from ..shared.layout import PageLayout, page_layout
-from ..shared.mathsvg import MathError, formula_location, math_font, math_key, render_math
+from ..shared.mathsvg import MathError, math_font, math_key, render_math, undrawn
 from ..shared.sanitize import sanitize_blocks
 from ..shared.templates import environment
 from . import breaks, figures, images, justify, parallel, relayout, reproducible, subset, svgreplay
@@ -69,15 +69,7 @@ def prepare(doc: Doc, book: Book, cache: Cache | None, problems: list[Diagnostic
     blocks = passes.emoji(blocks)
 
     def math_error(tex: str, reason: str) -> None:
-        problems.append(
-            Diagnostic(
-                "MATH001",
-                f"math could not be drawn ({reason}): {tex.strip()[:60]}",
-                formula_location(doc.chapter, tex),
-                "simplify the TeX or report it; it is shown as source in the PDF",
-                "warning",
-            )
-        )
+        problems.append(undrawn(doc.chapter, tex, reason, "in the PDF"))
 
     blocks = passes.math_as_svg(blocks, cache, math_error, math_font(book.config.get("mathfont")))
     return print_images(blocks, book.root, cache)

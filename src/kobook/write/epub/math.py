@@ -1,0 +1,71 @@
+"""Formulas pandoc cannot write as MathML, drawn as SVG in the EPUB (as on the site).
+
+pandoc's MathML comes from texmath; what texmath cannot read, pandoc leaves as
+``$TeX$`` text in the page.  The site finds those in pandoc's HTML and draws
+them (``write/html/writer.py``); the EPUB is written in one pandoc run, so its
+formulas are first tried in a run of their own (one paragraph each, one pandoc
+call for the book), and each one that fails becomes an image of its SVG
+drawing, its TeX the alt text.  pandoc puts the drawing in the container like
+any other image.  A formula ziamath cannot draw either is MATH001 and its TeX
+in code style: said, not shown as if it were text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...errors import Diagnostic
+from ...parse import Doc
+from ...parse.ast import iter_nodes, walk
+from ..shared.common import blocks_to_html
+from ..shared.mathsvg import MathError, render_math, undrawn
+
+Formula = tuple[str, bool]  # TeX, display
+PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
+
+
+def formula(node: dict[str, Any]) -> Formula:
+    return node["c"][1], node["c"][0]["t"] == "DisplayMath"
+
+
+def mathml_failures(chapters: list[list[Any]]) -> set[Formula]:
+    """The formulas of ``chapters`` (their blocks) that pandoc cannot write as MathML."""
+    formulas = sorted(
+        {formula(n) for blocks in chapters for n in iter_nodes(blocks) if n["t"] == "Math"}
+    )
+    if not formulas:
+        return set()
+    probe = [
+        {
+            "t": "Para",
+            "c": [{"t": "Math", "c": [{"t": "DisplayMath" if d else "InlineMath"}, tex]}],
+        }
+        for tex, d in formulas
+    ]
+    written = PARAGRAPH.findall(blocks_to_html(probe))
+    if len(written) != len(formulas):  # cannot tell which is which: draw none
+        return set()
+    return {f for f, html in zip(formulas, written, strict=True) if "<math" not in html}
+
+
+def drawn_formulas(
+    blocks: list[Any], doc: Doc, failing: set[Formula], problems: list[Diagnostic]
+) -> list[Any]:
+    """Each formula in ``failing`` → an image of its drawing (or MATH001 and code)."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Math" or formula(node) not in failing:
+            return None
+        tex, display = formula(node)
+        try:
+            image = render_math(tex, display, None)
+        except MathError as exc:
+            problems.append(undrawn(doc.chapter, tex, str(exc), "in the EPUB"))
+            return {"t": "Code", "c": [["", ["math-error"], []], tex.strip()]}
+        style = f"width:{image.width_em:.3f}em;height:{image.height_em:.3f}em;"
+        style += f"vertical-align:-{image.depth_em:.3f}em"
+        attr = ["", ["math", "display" if display else "inline"], [["style", style]]]
+        return {"t": "Image", "c": [attr, [{"t": "Str", "c": tex.strip()}], [image.data_uri(), ""]]}
+
+    return list(walk(blocks, action))
