@@ -167,6 +167,19 @@ def test_file_name_alt_texts_are_reported_not_printed(built: kobook.BuildResult)
         assert "](" in lines[diagnostic.location.line - 1]
 
 
+def test_every_image_of_the_site_has_a_text_alternative(built: kobook.BuildResult) -> None:
+    site = built.outputs["html"].parent
+    tags = [
+        t for page in site.glob("*.html") for t in re.findall(r"<img\b[^>]*>", page.read_text())
+    ]
+    assert len(tags) >= 89
+    alts = [re.search(r'\salt="([^"]*)"', tag) for tag in tags]
+    assert all(alt and alt.group(1).strip() for alt in alts), [
+        t for t, a in zip(tags, alts, strict=True) if not a
+    ]
+    assert not [a for a in alts if a and re.search(r"\.(png|jpe?g|gif)$", a.group(1), re.I)]
+
+
 def test_no_leaked_syntax_is_reported(built: kobook.BuildResult) -> None:
     # Plain pandoc Markdown: no LEAK001 (foreign syntax) and no LEAK002 (undrawable HTML).
     assert [d.format() for d in built.diagnostics if d.code.startswith("LEAK")] == []

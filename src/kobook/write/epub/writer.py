@@ -126,6 +126,7 @@ def prepare(doc: Doc, book: Book, folders: list[Path], problems: list[Diagnostic
     blocks = passes.upright_hangul(blocks)
     blocks = passes.mathml_tex(blocks)
     blocks = passes.code_languages(blocks)
+    blocks = passes.image_alts(blocks, book.config.words.word("image"))
     blocks = inline_images(blocks, doc, folders, problems)
     blocks = outside_links(blocks, doc, problems)
     return raw_media(blocks, doc, folders, problems)

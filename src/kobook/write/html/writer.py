@@ -104,6 +104,7 @@ def site_passes(
     blocks = passes.mathml_tex(blocks)
     blocks = passes.code_languages(blocks)
     blocks = site_remote_images(blocks)
+    blocks = passes.image_alts(blocks, book.config.words.word("image"))
     blocks = passes.details_html(blocks)
     blocks = passes.embeds_html(blocks)
     if korean:

@@ -699,6 +699,25 @@ def boxed_callouts(
     return walk(blocks, action)
 
 
+def image_alts(blocks: Blocks, fallback: str) -> Blocks:
+    """Every image gets a text alternative: its own, else its figure's caption, else
+    ``fallback`` (the book's word for an image): the site and the EPUB.
+
+    An alt text that was a file name (``![image.png](…)``) is gone by now
+    (``transform/figures.py``, FIG002); without this pandoc writes ``<img>`` with no
+    ``alt``, and a screen reader reads the file's path instead.
+    """
+    for node in iter_nodes(blocks):  # pre-order: a figure before the images in it
+        if node["t"] == "Figure":
+            caption = " ".join(stringify(node["c"][1][1]).split())
+            for inner in iter_nodes(node["c"][2]):
+                if inner["t"] == "Image" and not stringify(inner["c"][1]).strip():
+                    inner["c"][1] = [{"t": "Str", "c": caption or fallback}]
+        elif node["t"] == "Image" and not stringify(node["c"][1]).strip():
+            node["c"][1] = [{"t": "Str", "c": fallback}]
+    return blocks
+
+
 def mathml_tex(blocks: Blocks) -> Blocks:
     """Math in the TeX texmath reads for MathML (``\\textcolor``, size switches: see
     ``for_mathml``): the site and the EPUB."""
