@@ -123,6 +123,24 @@ def bench_build(
     return Row(name, seconds, peak, note)
 
 
+def bench_search(name: str, site: Path) -> Row:
+    """Pagefind indexing the chapter pages of a built site (what ``build html`` adds for
+    its search, and what the preview does in the background after an edit): median of 3."""
+    from kobook.write.html.search import SEARCH_DIR, index_pages
+
+    pages = sorted(p.name for p in site.glob("*.html") if p.name != "index.html")
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        problems = index_pages(site, pages, "ko")
+        times.append(time.perf_counter() - start)
+    size = sum(f.stat().st_size for f in (site / SEARCH_DIR).rglob("*") if f.is_file())
+    note = f"{len(pages)} pages, index {size / 1024:.0f} KB" + (
+        f"; FAILED: {problems[0].message}" if problems else ""
+    )
+    return Row(name, sorted(times)[1], 0.0, note)
+
+
 def pages(pdf: Path) -> str:
     """The PDF's page count (poppler's pdfinfo), or ``?``."""
     if not shutil.which("pdfinfo"):
@@ -569,6 +587,9 @@ def main() -> int:
             if PLAYBOOK_MD.exists() and not args.dialects:
                 rows += bench_engines(work, not args.no_xelatex)
                 rows.append(bench_build("playbook html", PLAYBOOK, "html", work))
+                site = work / "playbook html-out" / "html"
+                if site.is_dir():
+                    rows.append(bench_search("playbook html: search index", site))
                 check = bench_check(work)
                 if check:
                     rows.append(check)
