@@ -240,9 +240,10 @@ import kobook.write.html.writer as html
 original = html.write_site
 
 def slow_site(*args, **kwargs):
-    original(*args, **kwargs)
+    found = original(*args, **kwargs)
     if {slow_html}:
         time.sleep(120)  # the complete site sits in .html.*/ while we wait
+    return found
 
 def slow_pdf(self, target=None, **kwargs):
     open(target, "wb").write(b"%PDF-half")

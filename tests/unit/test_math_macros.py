@@ -30,7 +30,7 @@ from kobook.transform.math_macros import (
     for_mathml,
     without_size_switches,
 )
-from kobook.write.shared.mathsvg import MathError, draw
+from kobook.write.shared.mathsvg import MathError, draw, drawable_rows
 
 BookMaker = Callable[..., Path]
 
@@ -188,3 +188,19 @@ def test_svg_draws_colour_and_ignores_size_switches() -> None:
     plain = draw("{x + \\textcolor{red}{y}}", display=True)
     assert 'fill="red"' in small.svg
     assert small.svg == plain.svg
+
+
+TABLE = "\\begin{array}{cc}\na & b \\\\\n\\hline \\\\\nc & d \\\\[10pt]\ne & f \\\\\n\\end{array}"
+
+
+def test_array_rows_are_made_drawable() -> None:
+    # ziamath printed "[10pt]" before the next row, and gave an empty row (and so the
+    # whole table) a height of about -20,000: the scaling book's transformers table.
+    assert drawable_rows(TABLE) == (
+        "\\begin{array}{cc}\na & b \\\\\n\\hline \\vphantom{x} \\\\\nc & d \\\\\n"
+        "e & f \\\\\n\\end{array}"
+    )
+    assert drawable_rows("a \\\\ [x, y]") == "a \\\\ [x, y]"  # a bracket, not a space
+    assert drawable_rows("\\\\{U_Y\\\\}") == "\\\\{U_Y\\\\}"
+    image = draw(TABLE, display=True)
+    assert 3.5 < image.height_em < 6 and image.width_em < 5

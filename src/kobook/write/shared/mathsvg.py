@@ -32,8 +32,8 @@ from .fonts import fontconfig
 
 SIZE = 20.0  # drawing size in px; the result is scaled in em, so any size works
 # 2: size switches dropped, definitions refused; 3: inline math in text style, the font in the key;
-# 4: a drawing with no height is an error
-RENDERER_VERSION = "4"
+# 4: a drawing with no height is an error; 5: array rows ziamath can draw (drawable_rows)
+RENDERER_VERSION = "5"
 # The default math font when installed (Debian fonts-lmodern, which TeX Live needs anyway):
 # its strokes match Noto Serif CJK's Latin, where STIX Two (ziamath's own, the fallback)
 # reads as bold next to the Korean serif.  ``mathfont:`` in metadata.yaml picks another.
@@ -175,6 +175,24 @@ def unknown_commands(tex: str) -> list[str]:
         return []
 
 
+# A row's extra space (``\\[10pt]``), and a row with nothing in it (``\hline \\``).
+ROW_SPACE = re.compile(r"(\\\\)\s*\[\s*-?[\d.]+\s*(?:pt|em|ex|mm|cm|in|mu|bp|pc|dd|sp)\s*\]")
+EMPTY_ROW = re.compile(r"(\\\\)((?:\s|\\hline)*)(?=\\\\)")
+
+
+def drawable_rows(tex: str) -> str:
+    """Array rows as ziamath can draw them.
+
+    ziamath does not read a row's extra space and prints it (``[10pt]``) in
+    front of the next row: the space is dropped.  It gives an empty row the
+    bounds of an empty box (±10,000), and the whole formula a height of
+    −19,946: such a row gets an invisible strut (``\\vphantom{x}``), a line's
+    height as in TeX.  The transformers chapter of the scaling book has both.
+    """
+    tex = ROW_SPACE.sub(r"\1", tex)
+    return EMPTY_ROW.sub(lambda m: f"{m.group(1)}{m.group(2)}\\vphantom{{x}} ", tex)
+
+
 def draw(tex: str, display: bool, font: str | None = None) -> MathImage:
     """Draw one expression (uncached) with the math font file ``font`` (None: STIX Two).
 
@@ -183,7 +201,7 @@ def draw(tex: str, display: bool, font: str | None = None) -> MathImage:
     """
     import ziamath
 
-    tex = without_size_switches(tex.strip())
+    tex = drawable_rows(without_size_switches(tex.strip()))
     if DEFINITION.search(tex):
         raise MathError("a macro definition kobook cannot read (delimited parameters?)")
     if unknown := unknown_commands(tex):
