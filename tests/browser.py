@@ -24,17 +24,27 @@ def serve(site: Path) -> Iterator[str]:
     """``site`` served on 127.0.0.1 (a port of its own), quietly: its address."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
+        timeout = 2  # a connection Chromium opens ahead and never uses ends
+
         def log_message(self, *args: Any) -> None:
             pass
 
+    class Server(http.server.ThreadingHTTPServer):
+        # server_close() waits for every request's thread: none outlives the server
+        # (WeasyPrint lays a book out in runs only in a process without other threads).
+        daemon_threads = False
+        block_on_close = True
+
     handler = functools.partial(Quiet, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
+        server.server_close()
+        thread.join()
 
 
 @contextlib.contextmanager

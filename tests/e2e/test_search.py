@@ -56,6 +56,8 @@ def url(site: Path) -> Iterator[str]:
 
 def search(browser: Any, query: str) -> list[dict[str, Any]]:
     """Type ``query`` into the box; the results as shown: page, chapter, sections, marks."""
+    found = until(lambda: len(browser.find_elements("css selector", "input.search-box")), 1)
+    assert found == 1, (browser.current_url, browser.title, browser.page_source[:300])
     box = browser.find_element("css selector", "input.search-box")
     box.clear()
     box.send_keys(query)
@@ -283,5 +285,8 @@ def test_the_preview_finds_a_word_just_written(
         fresh(browser, f"{server.url}ch01.html")
         assert pages(search(browser, "새로쓴낱말")) == ["ch01.html"]
     finally:
+        # Leave the page first: its live-reload stream would keep a server thread alive,
+        # and WeasyPrint lays a book out in runs only in a process without other threads.
+        browser.get("about:blank")
         server.close()
         session.close()
