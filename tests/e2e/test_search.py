@@ -254,7 +254,7 @@ def test_a_wrong_search_setting_is_an_error(
 def test_without_pagefind_the_site_says_it_has_no_search(
     make_book: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("kobook.write.html.writer.pagefind", lambda: None)
+    monkeypatch.setattr("kobook.write.html.search.pagefind", lambda: None)
     root = make_book({"book/01.md": "# 장\n\n글.\n"}, metadata={"title": "없음"})
     built = kobook.build(root, ["html"], cache_dir=root / "c")
     site = built.outputs["html"].parent

@@ -373,19 +373,11 @@ class Session:
     ) -> list[Diagnostic]:
         """The site's search index: made before the first build is served (and on a full
         rebuild), else asked for in the background when a page changed."""
-        from ..write.html.search import (
-            SEARCH_DIR,
-            index_pages,
-            missing_search,
-            pagefind,
-            search_wanted,
-        )
+        from ..write.html.search import SEARCH_DIR, index_pages, search_wanted
         from ..write.html.writer import page_name
 
         if not search_wanted(book.config):
             return []
-        if pagefind() is None:
-            return [missing_search()]
         pages = [page_name(doc) for doc in docs]
         if full or not (self.out / SEARCH_DIR).is_dir():
             self._search_index.wait()

@@ -19,14 +19,9 @@ from ...errors import Diagnostic
 from ...parse import Doc
 from ...parse.ast import iter_nodes, walk
 from ..shared.common import blocks_to_html
-from ..shared.mathsvg import MathError, render_math, undrawn
+from ..shared.mathsvg import Formula, MathError, formula, render_math, undrawn
 
-Formula = tuple[str, bool]  # TeX, display
 PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
-
-
-def formula(node: dict[str, Any]) -> Formula:
-    return node["c"][1], node["c"][0]["t"] == "DisplayMath"
 
 
 def mathml_failures(chapters: list[list[Any]]) -> set[Formula]:
@@ -63,9 +58,7 @@ def drawn_formulas(
         except MathError as exc:
             problems.append(undrawn(doc.chapter, tex, str(exc), "in the EPUB"))
             return {"t": "Code", "c": [["", ["math-error"], []], tex.strip()]}
-        style = f"width:{image.width_em:.3f}em;height:{image.height_em:.3f}em;"
-        style += f"vertical-align:-{image.depth_em:.3f}em"
-        attr = ["", ["math", "display" if display else "inline"], [["style", style]]]
+        attr = ["", ["math", "display" if display else "inline"], [["style", image.css()]]]
         return {"t": "Image", "c": [attr, [{"t": "Str", "c": tex.strip()}], [image.data_uri(), ""]]}
 
     return list(walk(blocks, action))

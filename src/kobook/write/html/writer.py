@@ -40,10 +40,10 @@ from ..shared.common import (
     public_modes,
     toc_entries,
 )
-from ..shared.mathsvg import MathError, img_tag, render_math, undrawn
+from ..shared.mathsvg import MathError, formula, img_tag, render_math, undrawn
 from ..shared.sanitize import sanitize_blocks
 from ..shared.templates import environment
-from .search import index_pages, missing_search, pagefind, search_wanted
+from . import search
 
 # This writer's folder of templates: under kobook's own templates/, and the book's.
 TEMPLATES = "html"
@@ -145,9 +145,7 @@ def math_fallbacks(body: str, blocks: list[Any], doc: Doc, problems: list[Diagno
     """
     if '<span class="math ' not in body:
         return body
-    formulas = {
-        (n["c"][1], n["c"][0]["t"] == "DisplayMath") for n in iter_nodes(blocks) if n["t"] == "Math"
-    }
+    formulas = {formula(n) for n in iter_nodes(blocks) if n["t"] == "Math"}
 
     def replace(match: re.Match[str]) -> str:
         display = match.group(1) == "display"
@@ -299,7 +297,7 @@ def plan_site(book: Book, every: list[Doc], env: Any = None) -> SitePlan:
         "words": config.words,
         "book_title": config.title,
         "version": __version__,
-        "search": search_wanted(config) and pagefind() is not None,
+        "search": search.search_wanted(config) and search.pagefind() is not None,
     }
     positions: dict[str, int] = {}
     for number, entry in enumerate(chapters):
@@ -404,11 +402,9 @@ def write_site(
         html = chapter_page(plan, book, doc, body)
         atomic_write(tmp / page_name(doc), html.encode("utf-8"))
     atomic_write(tmp / "index.html", index_page(plan, book).encode("utf-8"))
-    problems: list[Diagnostic] = []
-    if plan.common["search"]:
-        problems += index_pages(tmp, plan.pages, book.config.lang)
-    elif search_wanted(book.config):
-        problems.append(missing_search())
+    # index_pages says SEARCH001 when Pagefind is missing (the pages have no box then).
+    wanted = search.search_wanted(book.config)
+    problems = search.index_pages(tmp, plan.pages, book.config.lang) if wanted else []
     public_modes(tmp)
     return problems
 

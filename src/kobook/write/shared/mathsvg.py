@@ -22,6 +22,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ...cache import Cache, digest
 from ...errors import Diagnostic, Location
@@ -51,6 +52,13 @@ class MathImage:
 
     def data_uri(self) -> str:
         return "data:image/svg+xml;base64," + base64.b64encode(self.svg.encode()).decode()
+
+    def css(self) -> str:
+        """Its size in em, sitting on the baseline (the site's and the EPUB's ``style``)."""
+        return (
+            f"width:{self.width_em:.3f}em;height:{self.height_em:.3f}em;"
+            f"vertical-align:-{self.depth_em:.3f}em"
+        )
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__)
@@ -271,14 +279,18 @@ def render_math(tex: str, display: bool, cache: Cache | None, font: str | None =
 def img_tag(image: MathImage, tex: str, display: bool) -> str:
     """The ``<img>`` of a drawn formula, sized in em and sitting on the baseline; its
     alt text is the TeX (what a screen reader or a copy gets)."""
-    style = (
-        f"width:{image.width_em:.3f}em;height:{image.height_em:.3f}em;"
-        f"vertical-align:-{image.depth_em:.3f}em"
-    )
     cls = "math display" if display else "math inline"
     alt = html.escape(tex.strip(), quote=True)
-    tag = f'<img class="{cls}" style="{style}" alt="{alt}" src="{image.data_uri()}">'
+    tag = f'<img class="{cls}" style="{image.css()}" alt="{alt}" src="{image.data_uri()}">'
     return f'<span class="math-display">{tag}</span>' if display else tag
+
+
+Formula = tuple[str, bool]  # its TeX, and whether it is display math
+
+
+def formula(node: dict[str, Any]) -> Formula:
+    """A ``Math`` node's TeX and kind: how the site and the EPUB tell formulas apart."""
+    return node["c"][1], node["c"][0]["t"] == "DisplayMath"
 
 
 def undrawn(chapter: Chapter | None, tex: str, reason: str, shown_in: str) -> Diagnostic:
