@@ -152,6 +152,22 @@ XELATEX_TIMEOUT = 900.0
 TOOL_TIMEOUT = 30.0
 """Seconds for a small helper: rsvg-convert on one image, fc-match, fc-list, kpsewhich."""
 
+TYPST_TIMEOUT = 300.0
+"""Seconds for one Typst compile of a book (LIMIT006), in its own process.
+
+Typst is a programming language, and the ``typst`` wheel bounds neither time nor
+memory: ``#for i in range(3e8) {}`` in a template ran 242 s.  The corpus playbook
+compiles in a few seconds, the 600-page Rust book in well under a minute.
+"""
+
+TYPST_MEMORY = 4 * 2**30
+"""Address space of the Typst compiler's process, in bytes (``RLIMIT_AS``; LIMIT007).
+
+``"x" * 2.5e9`` in Typst code took 2.4 GB, and an unbounded loop 9.2 GB.  The
+compiler's process maps the fonts it reads and its threads' stacks, so this
+counts more than the memory it really uses; the Rust book needs well below it.
+"""
+
 SEARCH_TIMEOUT = 120.0
 """Seconds for Pagefind to index the HTML book's pages for its search.
 

@@ -83,6 +83,22 @@ def run(
     return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
 
 
+def start(args: Sequence[str], **popen: Any) -> subprocess.Popen[Any]:
+    """Start a program that outlives one call (a kept worker), stopped with the others
+    when the build is interrupted; :func:`forget` it once it has ended."""
+    with _lock:
+        if _stopping:
+            raise Interrupted(signal.SIGTERM)
+        proc = subprocess.Popen(list(args), start_new_session=True, **popen)
+        _running.add(proc)
+    return proc
+
+
+def forget(proc: subprocess.Popen[Any]) -> None:
+    with _lock:
+        _running.discard(proc)
+
+
 def stop(proc: subprocess.Popen[Any]) -> None:
     """Kill ``proc``'s process group and wait for it (no zombie, no orphan TeX)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -118,6 +118,8 @@ class Dialect:
     """
 
     name = "pandoc"
+    # The file :meth:`metadata` reads, relative to the book (where its mistakes are shown).
+    metadata_file = ""
 
     def detect(self, root: Path) -> str | None:
         """Why ``root`` looks like this dialect's repository (``kobook import --from auto``)."""

@@ -168,8 +168,12 @@ def load_book(root: Path, config: Config | None = None) -> Book:
         raise KobookError(f"project folder not found: {root}", code="LOAD001", file=root)
     config = config if config is not None else load_config(root / "metadata.yaml")
     dialect = book_dialect(config)
-    for key, value in dialect.metadata(root).items():
-        config.raw.setdefault(key, value)  # book.toml, _config.yml: metadata.yaml wins
+    stated = {k: v for k, v in dialect.metadata(root).items() if k not in config.raw}
+    if stated:  # book.toml, _config.yml: metadata.yaml wins; their values checked alike
+        where = root / dialect.metadata_file if dialect.metadata_file else None
+        text = where.read_text(encoding="utf-8", errors="replace") if where else ""
+        validate(stated, where, text)
+        config.raw.update(stated)
     layout = None if config.get("chapters") else dialect.layout(root, config)
     if layout is not None:
         return book_from_layout(root, config, layout)

@@ -447,6 +447,23 @@ def geometry_value(value: Any, at: Where) -> None:
             )
 
 
+# BCP 47, as far as a book needs it: a language of 2-3 letters, then subtags of letters and
+# digits (``ko``, ``ko-KR``, ``zh-Hant-TW``); ``_`` is read as ``-`` (``ko_KR``).
+LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*")
+
+
+def lang_value(value: Any, at: Where) -> None:
+    """A language tag: it names the book's language to every engine, the HTML's ``lang``
+    and the search index, so it must be a tag and nothing else."""
+    if not LANGUAGE_TAG.fullmatch(str(value).strip()):
+        at.fail(
+            f"lang {str(value)[:40]!r} is not a language tag",
+            "lang",
+            hint="a BCP 47 tag: lang: ko-KR (or en, ja, zh-Hans)",
+            code="CFG003",
+        )
+
+
 def date_value(value: Any, at: Where) -> None:
     """A date written like ISO (``2024-13-45``) must be a real day; other text is printed."""
     match = ISO_DATE.match(value) if isinstance(value, str) else None
@@ -547,5 +564,6 @@ CHECKS: dict[str, Callable[[Any, Where], None]] = {
     "papersize": papersize_value,
     "geometry": geometry_value,
     "date": date_value,
+    "lang": lang_value,
     "formats": formats_value,
 }

@@ -48,6 +48,8 @@ class DistillDialect(Dialect):
     def detect(self, root: Path) -> str | None:
         return site_layout.detect(root)
 
+    metadata_file = site_layout.CONFIG
+
     def metadata(self, root: Path) -> dict[str, Any]:
         return site_layout.metadata(root)
 

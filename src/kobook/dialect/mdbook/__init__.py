@@ -47,6 +47,8 @@ class MdBook(Dialect):
             return None
         return f"book.toml and {summary.relative_to(root.resolve()).as_posix()}: an mdBook book"
 
+    metadata_file = "book.toml"
+
     def metadata(self, root: Path) -> dict[str, Any]:
         return book_metadata(read_book_toml(root))
 

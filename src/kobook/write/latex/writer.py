@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import subprocess
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -84,7 +85,13 @@ CHAPTER_MARK = "%% kobook-chapter: "
 
 
 def latex_escape(text: str) -> str:
+    """``text`` as LaTeX that prints it literally: every special character escaped, quotes
+    and hyphens kept straight (the fonts' TeX ligatures would curl ``"`` and join ``--``),
+    line breaks and control characters as spaces (a blank line would end the argument)."""
     table = {
+        '"': r"\textquotedbl{}",
+        "'": r"\textquotesingle{}",
+        "`": r"\textasciigrave{}",
         "\\": r"\textbackslash{}",
         "{": r"\{",
         "}": r"\}",
@@ -93,10 +100,11 @@ def latex_escape(text: str) -> str:
         "%": r"\%",
         "&": r"\&",
         "_": r"\_",
-        "^": r"\^{}",
-        "~": r"\~{}",
+        "^": r"\textasciicircum{}",
+        "~": r"\textasciitilde{}",
     }
-    return "".join(table.get(c, c) for c in text)
+    out = "".join(table.get(c, " " if unicodedata.category(c) == "Cc" else c) for c in text)
+    return out.replace("--", "-{}-").replace("--", "-{}-")
 
 
 def equations(blocks: Blocks) -> Blocks:

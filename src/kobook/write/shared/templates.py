@@ -107,8 +107,9 @@ def refused(what: str) -> KobookError:
     )
 
 
-def environment(project: Path) -> jinja2.Environment:
-    """Templates from the book's ``templates/`` first, then kobook's own."""
+def environment(project: Path, finalize: Callable[[Any], Any] | None = None) -> jinja2.Environment:
+    """Templates from the book's ``templates/`` first, then kobook's own; ``finalize``
+    turns every ``{{ … }}`` value into the template's language (Typst's literals)."""
     loaders: list[jinja2.BaseLoader] = []
     own = project / "templates"
     if own.is_dir():
@@ -122,4 +123,5 @@ def environment(project: Path) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=finalize,
     )

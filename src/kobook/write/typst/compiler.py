@@ -1,47 +1,127 @@
-"""The Typst compiler, kept between builds of one process.
+"""The Typst compiler, in a process of its own with a time and a memory limit, kept warm.
 
-A ``typst.Compiler`` keeps the fonts it loaded, the files it read and, through
-Typst's memoization, the layout of what did not change: compiling the playbook
-again after a one-paragraph edit takes 0.35 s with the same compiler, 1.2 s with a
-new one and 2 s in a new process.  ``kobook preview --pdf`` typesets in a process
-kept warm (:mod:`kobook.preview.typesetter`) and a program that calls
-:func:`kobook.build` again gets the same.  The PDF does not depend on it: the same
-source gives the same bytes either way (tests/e2e/test_typst.py).
+Typst is a programming language: a book's Typst (its template, or anything that
+slipped into the source) can loop for minutes or allocate gigabytes, and the
+``typst`` wheel bounds neither.  So the compiler runs in :mod:`.worker`, a child
+process whose address space is capped at :data:`~kobook.limits.TYPST_MEMORY` and
+which is killed after :data:`~kobook.limits.TYPST_TIMEOUT` seconds: either is a
+LIMIT error, never a hang.
 
-One compiler is kept, for the last (main file, root, font folders): a process that
-builds many books (the tests) holds one at a time.
+The process is kept between builds of one process, with its compiler: a
+``typst.Compiler`` keeps the fonts it loaded, the files it read and, through
+Typst's memoization, the layout of what did not change (compiling the playbook
+again after a one-paragraph edit costs a fraction of a first compile).
+``kobook preview --pdf`` typesets in a process kept warm
+(:mod:`kobook.preview.typesetter`), which keeps this one.  The PDF does not
+depend on it: the same source gives the same bytes either way
+(tests/e2e/test_typst.py).
 """
 
 from __future__ import annotations
 
+import contextlib
+import subprocess
+import sys
 import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ... import limits, tools
+from ...errors import KobookError
+from . import worker as protocol
+
 _LOCK = threading.Lock()
-_KEPT: dict[tuple[str, str, tuple[str, ...]], Any] = {}
+_KEPT: list[subprocess.Popen[bytes]] = []
+
+
+class TypstFailed(Exception):
+    """The compiler refused the document; ``text`` is its diagnostic."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+def _process() -> subprocess.Popen[bytes]:
+    """The kept worker, started when there is none (or it died)."""
+    if _KEPT and _KEPT[0].poll() is None:
+        return _KEPT[0]
+    _KEPT.clear()
+    proc = tools.start(
+        [sys.executable, "-I", protocol.__file__, str(limits.TYPST_MEMORY)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    _KEPT.append(proc)
+    return proc
+
+
+def _ask(job: tuple[Any, ...], what: str, file: Path | str | None) -> Any:
+    """Send ``job`` to the worker and wait for its answer, within the time limit."""
+    with _LOCK:
+        proc = _process()
+        answer: list[Any] = []
+
+        def talk() -> None:
+            assert proc.stdin is not None and proc.stdout is not None
+            with contextlib.suppress(OSError, EOFError, ValueError):
+                protocol.write_message(proc.stdin, job)  # type: ignore[arg-type]
+                answer.append(protocol.read_message(proc.stdout))  # type: ignore[arg-type]
+
+        thread = threading.Thread(target=talk, daemon=True)
+        thread.start()
+        thread.join(limits.TYPST_TIMEOUT)
+        if thread.is_alive():
+            _end(proc)
+            thread.join()
+            raise KobookError(
+                f"Typst ({what}) took longer than {limits.TYPST_TIMEOUT:g} s and was stopped",
+                code="LIMIT006",
+                file=file,
+                hint="a loop or a very long computation in Typst code: look at the book's "
+                "Typst template (templates/typst/) and what this chapter gives Typst",
+            )
+        reply = answer[0] if answer else None
+        if reply is None or reply == ("memory",):
+            _end(proc)
+            raise KobookError(
+                f"Typst ({what}) needed more than {limits.TYPST_MEMORY / 2**30:g} GiB "
+                "of memory and was stopped",
+                code="LIMIT007",
+                file=file,
+                hint="a huge value or a very deep document in Typst code: look at the book's "
+                "Typst template (templates/typst/) and what this chapter gives Typst",
+            )
+        return reply
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    tools.stop(proc)
+    tools.forget(proc)
+    if _KEPT and _KEPT[0] is proc:
+        _KEPT.clear()
 
 
 def compile_pdf(
     main: Path, root: Path, font_paths: list[str], timestamp: datetime | int | None
-) -> tuple[bytes, list[Any]]:
-    """``main``'s PDF and Typst's warnings (raises ``typst.TypstError``)."""
-    import typst
+) -> tuple[bytes, list[str]]:
+    """``main``'s PDF and Typst's warnings (raises :class:`TypstFailed`, or a LIMIT error)."""
+    reply = _ask(("compile", str(main), str(root), list(font_paths), timestamp), "the book", main)
+    if reply[0] == "error":
+        raise TypstFailed(reply[1])
+    return reply[1], list(reply[2])
 
-    key = (str(main), str(root), tuple(font_paths))
-    with _LOCK:
-        compiler = _KEPT.get(key)
-        if compiler is None:
-            _KEPT.clear()
-            compiler = typst.Compiler(input=str(main), root=str(root), font_paths=font_paths)
-            _KEPT[key] = compiler
-        pdf, warnings = compiler.compile_with_warnings(timestamp=timestamp)
-    assert isinstance(pdf, bytes)
-    return pdf, list(warnings)
+
+def refused(root: Path, codes: list[str]) -> set[int]:
+    """The indexes of ``codes`` (Typst markup) that Typst's evaluator refuses."""
+    if not codes:
+        return set()
+    return set(_ask(("eval", str(root), list(codes)), "checking formulas", None)[1])
 
 
 def forget() -> None:
-    """Drop the kept compiler (and what it holds)."""
+    """End the kept worker (and what its compiler holds)."""
     with _LOCK:
-        _KEPT.clear()
+        for proc in list(_KEPT):
+            _end(proc)

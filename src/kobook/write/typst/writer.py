@@ -5,8 +5,10 @@ other engines get: kobook's passes rewrite what Typst would get wrong (Korean
 words, callouts, equation numbers, captions that already carry their numbers,
 resolved citations), pandoc writes Typst markup into kobook's template, and the
 compiler from the ``typst`` wheel (no network, no ``@preview`` packages) writes the
-PDF in-process.  Pandoc's writer is used rather than one of our own: it knows
-Typst's escaping and its math, which a second writer would have to relearn.
+PDF in a kept process with a time and a memory limit (:mod:`.compiler`).  Nothing
+from the book is Typst code: values reach the source as literals (:mod:`.values`).
+Pandoc's writer is used rather than one of our own: it knows Typst's escaping and
+its math, which a second writer would have to relearn.
 
 Typst breaks Korean between any two syllables (typst/typst#1164); every word
 that holds Hangul goes into a ``box`` (:func:`word_boxes`), so lines break
@@ -46,10 +48,9 @@ from ..shared.mathsvg import MathError, math_family, math_font, render_math, und
 from ..shared.sanitize import sanitize_blocks
 from ..shared.seams import identifier_seams
 from ..shared.tables import SCALE_KEY, TABCOLSEP, table_widths
-from ..shared.templates import environment
 from ..shared.workdir import Assets, compiler_workdir
-from . import bodies
-from .compiler import compile_pdf
+from . import bodies, compiler
+from .values import Code, label, label_of, length, string, typst_environment
 
 Blocks = list[dict[str, Any]]
 TEMPLATES = "typst"
@@ -66,16 +67,6 @@ CALLOUT_COLOURS = {
     "takeaway": "00796B",
     "details": "8A94A3",
 }
-
-
-def escape(text: str) -> str:
-    """``text`` as a Typst string literal's content."""
-    return text.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def markup(text: str) -> str:
-    """``text`` as Typst markup (escaped characters with a meaning there)."""
-    return re.sub(r"([\\#\[\]*_`$<>@~/=+\-])", r"\\\1", text)
 
 
 # --- Korean words ----------------------------------------------------------------------
@@ -292,18 +283,14 @@ def equations(blocks: Blocks) -> Blocks:
         if node["t"] != "Div" or "equation" not in node["c"][0][1]:
             return None
         number = dict(node["c"][0][2]).get("number", "")
-        label = f" <{node['c'][0][0]}>" if node["c"][0][0] else ""
+        ident = node["c"][0][0]
         return [
-            raw_block("typst", f'#koequation("{escape(number)}")['),
+            raw_block("typst", f"#koequation({string(number)})["),
             *node["c"][1],
-            raw_block("typst", f"]{label}"),  # EQUATION_LABEL reads it back
+            raw_block("typst", f"] {label(ident)}" if ident else "]"),  # labelled() reads it
         ]
 
     return walk(blocks, action)
-
-
-# The end of an equation :func:`equations` wrote, with its label.
-EQUATION_LABEL = re.compile(r"\] <(?P<label>[^<>\s]+)>")
 
 
 def labelled(blocks: Blocks) -> set[str]:
@@ -314,8 +301,8 @@ def labelled(blocks: Blocks) -> set[str]:
     found = set()
     for node in iter_nodes(blocks):
         if node["t"] == "RawBlock" and node["c"][0] == "typst":
-            if equation := EQUATION_LABEL.fullmatch(node["c"][1]):
-                found.add(equation.group("label"))
+            if node["c"][1].startswith("] ") and (ident := label_of(node["c"][1][2:])):
+                found.add(ident)
             continue
         if node["t"] in ("Header",):
             found.add(node["c"][1][0])
@@ -360,7 +347,7 @@ def spans(blocks: Blocks, sans: str) -> Blocks:
         classes = node["c"][0][1]
         content = walk(node["c"][1], action)
         if "hangul" in classes:
-            opening = f'#text(font: "{escape(sans)}", style: "normal")['
+            opening = f'#text(font: {string(sans)}, style: "normal")['
             return [raw_inline("typst", opening), *content, raw_inline("typst", "]")]
         if "caption-label" in classes:
             return [{"t": "Strong", "c": content}]
@@ -527,7 +514,7 @@ def prepare(
     blocks = spans(blocks, sans)  # after the boxes: its raw markup would end their runs
     blocks = running_head(blocks)
     mark = raw_block("typst", f"{CHAPTER_MARK}{doc.chapter.id}")
-    opening = [raw_block("typst", f"#kopart[{markup(part)}]")] if part else []
+    opening = [raw_block("typst", f"#kopart({string(part)})")] if part else []
     return [mark, *opening, *blocks]
 
 
@@ -560,22 +547,12 @@ def typst_of_math(formulas: list[tuple[str, str]]) -> list[str]:
 def failing_math(formulas: list[tuple[str, str]], workdir: Path) -> set[tuple[str, str]]:
     """The formulas whose Typst the compiler refuses (pandoc writes symbols Typst renamed,
     ``times.circle``, or ``frac(, )``) or that pandoc could not convert (it writes the
-    TeX as text): each is checked alone, cheaply, with Typst's evaluator."""
-    import typst
-
-    empty = workdir / "empty.typ"
-    empty.write_text("", encoding="utf-8")
-    compiler = typst.Compiler(input=str(empty), root=str(workdir))
-    failing = set()
-    for formula, code in zip(formulas, typst_of_math(formulas), strict=True):
-        if not code.startswith("$"):
-            failing.add(formula)
-            continue
-        try:
-            compiler.eval(f"[{code}]")
-        except Exception:  # typst.TypstError and what its evaluator raises
-            failing.add(formula)
-    return failing
+    TeX as text): each is checked alone, cheaply, with Typst's evaluator (in the
+    compiler's process, under its limits)."""
+    codes = typst_of_math(formulas)
+    written = [i for i, code in enumerate(codes) if code.startswith("$")]
+    refused = {written[i] for i in compiler.refused(workdir, [codes[i] for i in written])}
+    return {f for i, f in enumerate(formulas) if i not in written or i in refused}
 
 
 def math_images(
@@ -636,7 +613,7 @@ def running_head(blocks: Blocks) -> Blocks:
     for index, node in enumerate(blocks):
         if node["t"] == "Header" and node["c"][0] == 1:
             title = " ".join(stringify(node["c"][2]).split())
-            head = raw_block("typst", f'#metadata("{escape(title)}") <kobook-running-head>')
+            head = raw_block("typst", f"#metadata({string(title)}) <kobook-running-head>")
             return [*blocks[: index + 1], head, *blocks[index + 1 :], CHAPTER_END]
     return [*blocks, CHAPTER_END]
 
@@ -650,53 +627,56 @@ def code_columns(book: Book) -> int:
 
 
 def template_variables(book: Book) -> dict[str, Any]:
+    """The template's values: data from the book as plain Python values (the template's
+    ``finalize`` makes each a Typst literal, :mod:`.values`), lengths checked as Code."""
     config = book.config
     fonts = resolve_fonts(config)
     layout = page_layout(config)
     words = config.words
     size = points(layout.font_size)
     lang = str(config.lang or "ko")
+    gap = max(0.2, layout.line_height - 1.0) * size
     return {
-        "mathfont": escape(math_family(config.get("mathfont"))[0]),
-        "serif": fonts.serif,
-        "sans": fonts.sans,
-        "mono": fonts.mono,
-        "plaintitle": escape(config.title),
-        "plainauthors": escape(", ".join(config.authors)),
-        "shorttitle": markup(config.title),
-        "paperwidth": layout.width,
-        "paperheight": layout.height,
-        "top": layout.top,
-        "bottom": layout.bottom,
-        "inner": layout.inner,
-        "outer": layout.outer,
-        "fontsize": layout.font_size,
+        "mathfont": math_family(config.get("mathfont"))[0],
+        "serif": list(fonts.serif),
+        "sans": list(fonts.sans),
+        "mono": list(fonts.mono),
+        "plaintitle": config.title,
+        "plainauthors": ", ".join(config.authors),
+        "shorttitle": config.title,
+        "paperwidth": length(layout.width),
+        "paperheight": length(layout.height),
+        "top": length(layout.top),
+        "bottom": length(layout.bottom),
+        "inner": length(layout.inner),
+        "outer": length(layout.outer),
+        "fontsize": length(layout.font_size),
         # Typst's leading is the gap between lines; CSS line-height is the whole line.
-        "leading": f"{max(0.2, layout.line_height - 1.0) * size:.2f}pt",
-        "parspacing": f"{max(0.2, layout.line_height - 1.0) * size + 0.65 * size:.2f}pt",
-        "lang": lang.split("-")[0],
-        "region": lang.split("-")[1] if "-" in lang else "",
-        "accent": "1F4E8C",
-        "linkcolor": "1F4E8C",
+        "leading": length(f"{gap:.2f}pt"),
+        "parspacing": length(f"{gap + 0.65 * size:.2f}pt"),
+        "lang": lang.split("-")[0].lower(),
+        "region": lang.split("-")[1] if "-" in lang and len(lang.split("-")[1]) == 2 else "",
+        "accent": "#1F4E8C",
+        "linkcolor": "#1F4E8C",
         **sides(config),
         "toc": bool(config.toc),
-        "tocdepth": str(config.toc_depth),
-        "title": markup(config.title),
-        "subtitle": markup(str(config.get("subtitle") or "")),
-        "authors": markup(", ".join(config.authors)),
-        "translators": markup(", ".join(config.translators)),
-        "date": markup(config.date_text or ""),
-        "contents": markup(words.word("contents")),
+        "tocdepth": int(config.toc_depth),
+        "title": config.title,
+        "subtitle": str(config.get("subtitle") or ""),
+        "authors": ", ".join(config.authors),
+        "translators": ", ".join(config.translators),
+        "date": config.date_text or "",
+        "contents": words.word("contents"),
         "original": original_line(book),
-        "byline": markup(words.names("by", config.authors)) if config.authors else "",
-        "translatedby": markup(words.names("translated-by", config.translators))
+        "byline": words.names("by", config.authors) if config.authors else "",
+        "translatedby": words.names("translated-by", config.translators)
         if config.translators
         else "",
     }
 
 
 def original_line(book: Book) -> str:
-    """``원서: Title (Authors, 2025) · licence`` as Typst markup ("" without ``original``)."""
+    """``원서: Title (Authors, 2025) · licence`` ("" without ``original``)."""
     original = book.config.original
     if not original or not original.get("title"):
         return ""
@@ -707,7 +687,7 @@ def original_line(book: Book) -> str:
         text += f" ({extra})"
     if original.get("licence"):
         text += f" · {original['licence']}"
-    return markup(text)
+    return text
 
 
 @dataclass
@@ -758,9 +738,9 @@ def render_typst(
     for entry in kept:
         assets.files.update({name: Path(path) for name, path in entry.assets.items()})
     variables = template_variables(book)
-    template = environment(book.root).get_template(f"{TEMPLATES}/book.typ")
+    template = typst_environment(book.root).get_template(f"{TEMPLATES}/book.typ")
     return Rendered(
-        template.render(body="".join(entry.typst for entry in kept), **variables),
+        template.render(body=Code("".join(entry.typst for entry in kept)), **variables),
         [problem for entry in kept for problem in entry.problems],
         set().union(*(set(entry.chars) for entry in kept)),
     )
@@ -916,8 +896,6 @@ def write_pdf(
     book: Book, docs: list[Doc], out: Path, cache: Cache, *, keep_going: bool = False
 ) -> list[Diagnostic]:
     """Write ``out`` with the Typst compiler from the ``typst`` wheel; return warnings."""
-    import typst
-
     workdir = compiler_workdir(cache.root, out, "typst", "Typst working folder")
     assets = Assets(cache.root, book.root)
     rendered = render_typst(book, docs, cache, assets, workdir)
@@ -936,12 +914,11 @@ def write_pdf(
     main.write_text(source, encoding="utf-8")
     try:
         _, math_folder = math_family(book.config.get("mathfont"))
-        pdf, warnings = compile_pdf(
+        pdf, warnings = compiler.compile_pdf(
             main, workdir, [math_folder] if math_folder else [], book.config.output_epoch
         )
-    except typst.TypstError as error:
-        text = getattr(error, "diagnostic", "") or str(error)
-        first = diagnostic_of(book, source, text, "TYP001", "error")
+    except compiler.TypstFailed as error:
+        first = diagnostic_of(book, source, error.text, "TYP001", "error")
         raise KobookError(
             first.message,
             code="TYP001",
@@ -949,8 +926,7 @@ def write_pdf(
             line=first.location.line,
             hint=first.hint,
         ) from None
-    for warning in warnings:
-        text = getattr(warning, "diagnostic", "") or str(warning)
+    for text in warnings:
         problems.append(diagnostic_of(book, source, text, "TYP002", "warning"))
     with atomic_output(out) as tmp:
         tmp.write_bytes(pdf)
