@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -11,6 +12,7 @@ import pytest
 import yaml
 
 import kobook
+from kobook.transform import public_http
 from tests.imageserver import ImageServer, image_server
 
 REPO = Path(__file__).resolve().parent.parent
@@ -117,11 +119,16 @@ def make_book(tmp_path: Path) -> BookMaker:
 
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ImageServer]:
-    """A counting image server on 127.0.0.1 (proxies bypassed) for one test."""
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    """A counting image server on 127.0.0.1 for one test, which downloads may reach (a
+    build reaches public addresses only: loopback is allowed for this test alone)."""
+    allow_loopback(monkeypatch)
     with image_server() as running:
         yield running
+
+
+def allow_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let downloads reach 127.0.0.0/8 (the tests' servers) for one test."""
+    monkeypatch.setattr(public_http, "ALLOWED_NETWORKS", (ipaddress.ip_network("127.0.0.0/8"),))
 
 
 def spy(

@@ -56,7 +56,8 @@ class ImageServer:
         self.prefix = prefix
 
     def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{self.prefix}{path}"
+        host = self.server.server_address[0]
+        return f"http://{host}:{self.port}{self.prefix}{path}"
 
     @property
     def total(self) -> int:
@@ -64,19 +65,24 @@ class ImageServer:
 
 
 @contextmanager
-def image_server() -> Iterator[ImageServer]:
+def image_server(
+    host: str = "127.0.0.1", redirects: dict[str, str] | None = None
+) -> Iterator[ImageServer]:
+    """A running server on ``host``; ``redirects`` adds paths that answer 302 to a URL."""
     requests: Counter[str] = Counter()
+    more = dict(redirects or {})
     prefix = "/s" + secrets.token_hex(6)
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             path = self.path.split("?", 1)[0].removeprefix(prefix)
             requests[path] += 1
-            if path in ("/redirect.png", "/to-file.png", "/loop.png"):
+            if path in ("/redirect.png", "/to-file.png", "/loop.png", *more):
                 target = {
                     "/redirect.png": prefix + "/pixel.png",
                     "/to-file.png": "file:///etc/passwd",
                     "/loop.png": prefix + "/loop.png",
+                    **more,
                 }[path]
                 self.send_response(302)
                 self.send_header("Location", target)
@@ -110,7 +116,7 @@ def image_server() -> Iterator[ImageServer]:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer((host, 0), Handler)
     server.daemon_threads = True
     server.block_on_close = False
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -25,7 +25,7 @@ from pypdf import PdfReader
 import kobook
 from kobook.errors import KobookError
 from tests.checks import attached_files, pdf_pages
-from tests.conftest import BookMaker
+from tests.conftest import BookMaker, allow_loopback
 from tests.e2e.test_cli import kobook as cli
 from tests.listener import listening
 
@@ -478,8 +478,7 @@ DOWNLOADS = {"/markdown.png", "/lone-img.png", "/inline-img.png"}
 def test_no_pdf_engine_touches_the_network(
     make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    allow_loopback(monkeypatch)  # kobook's own downloads may reach the listener
     with listening() as listener:
         url = f"http://127.0.0.1:{listener.port}"
         root = make_book(

@@ -27,6 +27,7 @@ from kobook.transform.remote import (
     is_http,
     sniff,
 )
+from tests.conftest import allow_loopback
 from tests.imageserver import PIXEL, SVG, ImageServer
 
 BookMaker = Callable[..., Path]
@@ -113,7 +114,7 @@ def test_no_cache_folder_still_downloads(server: ImageServer) -> None:
 
 
 def test_connection_refused(cache: Cache, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    allow_loopback(monkeypatch)
     assert "cannot connect" in reason("http://127.0.0.1:1/x.png", cache)
 
 

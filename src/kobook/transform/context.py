@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote
 
 from ..cache import Cache
 from ..errors import Diagnostic, KobookError, Location
@@ -59,8 +60,11 @@ class Context:
         return self.book.root
 
     def locate(self, chapter: Chapter, needle: str, occurrence: int = 0) -> Location:
-        """Where ``needle`` appears in a chapter's source (else the chapter's first line)."""
+        """Where ``needle`` appears in a chapter's source (else the chapter's first line);
+        a URL pandoc percent-encoded (``%5B::1%5D``) is looked for as written, too."""
         found = chapter.locate(needle, occurrence)
+        if not found and "%" in needle:
+            found = chapter.locate(unquote(needle), occurrence)
         return found or chapter.where(1, 0)
 
     def problem(

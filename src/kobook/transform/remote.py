@@ -1,7 +1,8 @@
 """Remote images: download ``http(s)`` images once into ``.kobook-cache/remote/``.
 
 Every output uses the local copy, so a PDF never loses an image to a network
-hiccup and the HTML site works offline.  Downloads are bounded: http and https
+hiccup and the HTML site works offline.  Downloads reach public addresses only,
+checked at every redirect (:mod:`.public_http`), and are bounded: http and https
 only (redirects too, at most a few), a size limit, a time limit per request and
 for the whole build, and the bytes must really be a PNG, JPEG, GIF, WebP or SVG
 image (the file's extension comes from what the bytes are, not from the URL).
@@ -14,17 +15,16 @@ import http.client
 import re
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urljoin, urlsplit
+from urllib.parse import quote, urlsplit
 
 from .. import __version__
 from ..cache import Cache, atomic_write, digest, entry_name
 from ..errors import KobookError
+from . import public_http
 
 KIND = "remote"
 # Image attribute holding the URL a local copy came from (the HTML writer copies those).
@@ -69,7 +69,9 @@ class RemoteError(KobookError):
 
 
 def short(url: str, limit: int = 120) -> str:
-    """``url`` cut for messages (``data:`` URLs can be megabytes long)."""
+    """``url`` for messages and placeholders: without the password it may carry, and cut
+    (``data:`` URLs can be megabytes long)."""
+    url = public_http.display(url)
     return url if len(url) <= limit else url[: limit - 1] + "…"
 
 
@@ -143,25 +145,6 @@ def store(url: str, data: bytes, suffix: str, cache: Cache | None) -> Path:
     return stored
 
 
-class _Redirects(urllib.request.HTTPRedirectHandler):
-    """Follow redirects only to http(s) (and, see :func:`redirects`, only a few)."""
-
-    def http_error_302(self, req: Any, fp: Any, code: int, msg: str, headers: Any) -> Any:
-        target = urljoin(req.full_url, headers.get("Location") or headers.get("URI") or "")
-        if urlsplit(target).scheme.lower() not in ("http", "https"):
-            fp.close()
-            raise RemoteError(req.full_url, f"redirected to a non-http(s) address: {short(target)}")
-        return super().http_error_302(req, fp, code, msg, headers)
-
-    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
-
-
-def redirects(limit: int) -> urllib.request.HTTPRedirectHandler:
-    """A redirect handler that follows at most ``limit`` redirects, to http(s) only."""
-    handler = type("Redirects", (_Redirects,), {"max_redirections": limit, "max_repeats": limit})
-    return handler()
-
-
 def fetch(
     url: str,
     cache: Cache | None,
@@ -171,8 +154,8 @@ def fetch(
     """The local copy of the image at ``url``: from the cache, else downloaded once.
 
     Raises :class:`RemoteError` (code IMG002) with the reason when the URL is
-    not http(s), the server fails, the time or size limit is reached, or the
-    bytes are not an image.
+    not http(s), its host is not a public address (:mod:`.public_http`), the server
+    fails, the time or size limit is reached, or the bytes are not an image.
     """
     limits = limits or Limits()
     if not is_http(url):
@@ -188,29 +171,22 @@ def fetch(
     timeout = min(limits.timeout, left)
     # Non-ASCII paths (한글 파일 이름) are percent-encoded; what is encoded already stays.
     address = quote(absolute(url), safe=":/?#[]@!$&'()*+,;=%~")
-    request = urllib.request.Request(
-        address, headers={"User-Agent": f"kobook/{__version__}", "Accept": "image/*"}
-    )
-    opener = urllib.request.build_opener(redirects(limits.max_redirects))
+    headers = {"User-Agent": f"kobook/{__version__}", "Accept": "image/*"}
+    connection = None
     try:
-        with opener.open(request, timeout=timeout) as response:
-            data = read_image(response, limits, time.monotonic() + timeout)
-    except RemoteError as exc:
-        raise RemoteError(url, exc.reason) from None
-    except urllib.error.HTTPError as exc:
-        exc.close()
-        if 300 <= exc.code < 400:
-            raise RemoteError(url, f"too many redirects (HTTP {exc.code})") from None
-        raise RemoteError(url, f"HTTP {exc.code} {exc.reason}".strip()) from None
-    except urllib.error.URLError as exc:
-        reason = exc.reason
-        if isinstance(reason, TimeoutError):
-            raise RemoteError(url, f"no answer within {timeout:g} s") from None
-        raise RemoteError(url, f"cannot connect: {reason}") from None
+        response, connection = public_http.get(address, headers, timeout, limits.max_redirects)
+        data = read_image(response, limits, time.monotonic() + timeout)
+    except (RemoteError, public_http.Refused) as exc:
+        raise RemoteError(url, getattr(exc, "reason", str(exc))) from None
     except TimeoutError:
         raise RemoteError(url, f"no answer within {timeout:g} s") from None
+    except ConnectionError as exc:
+        raise RemoteError(url, f"cannot connect: {exc.strerror or exc}") from None
     except (OSError, ValueError, http.client.HTTPException) as exc:
         raise RemoteError(url, f"download failed: {exc or type(exc).__name__}") from None
+    finally:
+        if connection is not None:
+            connection.close()
     suffix = sniff(data)
     if suffix is None:
         raise RemoteError(url, "the file is not a PNG, JPEG, GIF, WebP or SVG image")
