@@ -47,10 +47,19 @@ def inside(
     written, ``folder`` names ``root`` for the reader, ``written`` is the path
     as the book wrote it (default: ``path``).
     """
-    resolved = Path(path).resolve()
+    shown = written or str(path)
+    try:
+        resolved = Path(path).resolve()
+    except (ValueError, OSError) as exc:  # a NUL byte, a name too long, a loop of links
+        raise KobookError(
+            f"{what} is not a path this machine can open: {shown!r} ({exc})",
+            code="SEC001",
+            file=file,
+            line=line,
+            hint="write a plain relative path, without control characters",
+        ) from None
     if any(within(resolved, top) for top in (root, *also)):
         return resolved
-    shown = written or str(path)
     if str(resolved) != shown:
         shown += f" → {resolved}"
     raise KobookError(

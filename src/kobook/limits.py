@@ -80,6 +80,18 @@ Nine macros each using the previous one twice is 2⁹ copies per use from a
 corpus has 800 characters; ziamath needs about a second for 10,000.
 """
 
+MAX_EXPANDED_BYTES = 64 * 2**20
+"""Most bytes a book's includes and macros may add to it, with 1 KiB more per expansion
+(``load/expansion.py``; LIMIT010).
+
+mdBook includes nested ten deep over a few files of 150 bytes expand to 10⁵ lines,
+and one level more to three times that: the work grows with what is expanded.  The
+Korean Rust book includes about a thousand listings, a few MiB with their cost.
+"""
+
+MAX_INCLUDE_DEPTH = 10
+"""Deepest nesting of includes (mdBook's own ``MAX_LINK_NESTED_DEPTH``; DIA206)."""
+
 # --- Chapters -------------------------------------------------------------------
 
 MAX_CHAPTERS = 1000

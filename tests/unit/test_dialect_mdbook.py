@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from kobook import limits
 from kobook.dialect import Report, convert_book
 from kobook.dialect.mdbook import DIALECT
-from kobook.dialect.mdbook.includes import Selection, parse_selection
+from kobook.dialect.mdbook.includes import Includer, Selection, parse_selection
 from kobook.errors import KobookError, Location
 from kobook.load.book import Book, Chapter, load_book
-from tests.conftest import BookMaker
+from kobook.load.expansion import EXPANSION_COST
+from tests.conftest import BookMaker, spy
 
 TOML = '[book]\ntitle = "러스트 책"\nauthors = ["Steve", "Carol"]\n'
 LISTING = (
@@ -270,6 +272,45 @@ def test_include_cycle_is_dia206_at_the_directive(make_book: BookMaker) -> None:
     assert caught.value.diagnostic.code == "DIA206"
     assert caught.value.diagnostic.location.file is not None
     assert caught.value.diagnostic.location.file.name == "b.md"
+
+
+def include_bomb(levels: int, width: int) -> dict[str, str]:
+    """Files ``a0.md`` … each including the next ``width`` times: ``width ** levels`` lines."""
+    files = {
+        f"src/a{i}.md": "\n".join([f"{{{{#include a{i + 1}.md}}}}"] * width) for i in range(levels)
+    }
+    files[f"src/a{levels}.md"] = "x"
+    return files
+
+
+def test_an_include_bomb_is_limit010_naming_the_chain(
+    make_book: BookMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "MAX_EXPANDED_BYTES", 2**20)
+    root = include_book(make_book, "# 장\n\n{{#include a0.md}}\n", **include_bomb(9, 4))
+    spent = spy(monkeypatch, Includer, "read", lambda *args: args[1])
+    with pytest.raises(KobookError) as caught:
+        converted(root)
+    error = caught.value.diagnostic
+    assert error.code == "LIMIT010" and "ch01.md:3 → a0.md:1 → a1.md:1" in error.message
+    assert error.location.file is not None and error.location.file.name.startswith("a")
+    # Stopped after about 2**20 / 1024 includes, not the 4 ** 9 the files ask for.
+    assert len(spent) < 1100
+
+
+def test_includes_within_the_budget_are_counted_once_per_use(make_book: BookMaker) -> None:
+    book, _ = converted(
+        include_book(make_book, "# 장\n\n{{#include a0.md}}\n", **include_bomb(5, 3))
+    )
+    assert book.chapters[0].text.count("x") == 3**5
+    assert book.expansion.spent >= 3**5 * EXPANSION_COST
+
+
+def test_a_nul_byte_in_an_include_is_a_warning_not_a_traceback(make_book: BookMaker) -> None:
+    extra = {"src/a.md": "위\n{{#include b\x00c.md}}\n아래"}
+    book, report = converted(include_book(make_book, "# 장\n\n{{#include a.md}}\n", **extra))
+    assert codes(report)["DIA204"] == ("a.md", 2)
+    assert "위" in book.chapters[0].text and "아래" in book.chapters[0].text
 
 
 def test_escaped_include_stays_literal_without_the_backslash(make_book: BookMaker) -> None:

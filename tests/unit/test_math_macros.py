@@ -166,6 +166,20 @@ def test_pass_reports_a_bomb_with_its_line_and_keeps_the_source_as_code(
     assert raised.value.code == "LIMIT009"
 
 
+def test_macros_share_the_books_expansion_budget(
+    make_book: BookMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each formula stays under its own limit; all of them together do not (LIMIT010)."""
+    monkeypatch.setattr(limits, "MAX_EXPANDED_BYTES", 64 * 1024)
+    uses = "\n\n".join(f"식 {i}: $\\big{{{i}}}$" for i in range(200))
+    text = "# 하나\n\n$$\n\\def\\big#1{" + "x" * 500 + "#1}\n$$\n\n" + uses + "\n"
+    docs, ctx = transformed(make_book, text)
+    over = [d for d in ctx.diagnostics if d.code == "LIMIT010"]
+    assert over and "math macros" in over[0].message
+    assert over[0].location.file is not None and over[0].location.line > 5
+    assert len(over) + sum(1 for f in formulas(docs[0]) if "x" * 500 in f) == 200
+
+
 # --- what the SVG drawing (ziamath) refuses instead of drawing TeX as letters ----------
 
 

@@ -26,6 +26,7 @@ from ..dialect import Layout, Unit, book_dialect
 from ..errors import Diagnostic, KobookError, Location
 from .config import Config, load_config, read_text, validate
 from .discover import discover
+from .expansion import Expansion
 from .frontmatter import split_front_matter
 from .origins import Lines, Origin
 from .textfile import unify_newlines
@@ -143,6 +144,8 @@ class Book:
     chapters: list[Chapter] = field(default_factory=list)
     discovery: str = ""  # which files are chapters, and why (printed by the build)
     notes: list[Diagnostic] = field(default_factory=list)  # info: what the layout skipped
+    # What its includes and macros have added so far (one budget per build).
+    expansion: Expansion = field(default_factory=Expansion, repr=False, compare=False)
 
     @property
     def title(self) -> str:

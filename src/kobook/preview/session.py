@@ -200,7 +200,7 @@ class Session:
         self._memo = PassMemo()
         self._ids: dict[str, tuple[list[str], set[str]]] = {}  # AST key → ids, #links
         # AST key → the images (and framed pages) it shows: site path → file.
-        self._copies: dict[str, dict[str, Path]] = {}
+        self._copies: dict[str, dict[str, Path | bytes]] = {}
         self._bodies: dict[str, Body] = {}  # chapter id → its last body
         # The HTML of every block written so far: an edit writes only its own blocks.
         self._blocks = BlockHtml(blocks_to_html)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import limits
+from ..errors import KobookError
 from ..parse import Doc
 from ..parse.ast import attr, walk
 from .context import Context
@@ -274,11 +275,14 @@ def expand_math_macros(doc: Doc, ctx: Context) -> Doc:
         seen[tex] = occurrence + 1
         try:
             expanded = expand(tex, macros)
-        except MacroError as exc:
+            if expanded != tex:  # one budget with the book's includes
+                ctx.book.expansion.spend(len(expanded.encode("utf-8")), "math macros", ())
+        except (MacroError, KobookError) as exc:
+            limit = exc.code if isinstance(exc, KobookError) else "LIMIT009"
             ctx.problem(
                 doc.chapter,
-                "LIMIT009",
-                str(exc),
+                limit,
+                exc.diagnostic.message if isinstance(exc, KobookError) else str(exc),
                 needle=tex.strip().splitlines()[0] if tex.strip() else "",
                 occurrence=occurrence,
                 hint="define fewer levels of macros; a macro must not use itself",

@@ -60,7 +60,7 @@ class MdBook(Dialect):
         return summary_layout(root, summary)
 
     def convert(self, chapter: Chapter, lines: Lines, report: Report, book: Book) -> Lines:
-        lines = Includer(book.root.resolve(), report).resolve(lines)
+        lines = Includer(book.root.resolve(), report, book.expansion).resolve(lines)
         lines = convert_code(lines, report)
         lines = keep_literal(lines, report, math=mathjax(read_book_toml(book.root)))
         return Images(chapter.path.parent, report).convert(lines)

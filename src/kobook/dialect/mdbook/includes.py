@@ -20,7 +20,10 @@ file's own directives to it), and never lead outside the book (SEC001).
 Included lines keep their own file and line as origin, so a diagnostic in a
 listing names ``listings/…/main.rs:12``.  A missing file or anchor leaves a
 visible ``[include not found: …]`` and a warning (DIA204, DIA205); nesting
-deeper than :data:`MAX_DEPTH`, or a file including itself, is DIA206.
+deeper than :data:`~kobook.limits.MAX_INCLUDE_DEPTH`, or a file including itself,
+is DIA206.  What includes add is charged to the book's expansion budget
+(:mod:`kobook.load.expansion`, LIMIT010 naming the chain of includes), and each
+file is read once per build however often it is included.
 """
 
 from __future__ import annotations
@@ -29,13 +32,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ... import limits
 from ...boundary import inside
 from ...errors import KobookError, Location
+from ...load.config import read_bytes
+from ...load.expansion import Expansion
 from ...load.origins import Lines, Origin
 from ...load.textfile import unify_newlines
 from .. import Report
 
-MAX_DEPTH = 10  # mdBook's MAX_LINK_NESTED_DEPTH
 DIRECTIVE = re.compile(
     r"\\\{\{#[^}]*\}\}|\{\{\s*#(?P<name>[A-Za-z0-9_]+)\s*(?P<args>[^}]*?)\s*\}\}"
 )
@@ -104,12 +109,15 @@ def select(lines: list[str], selection: Selection, every_section: bool) -> list[
 class Includer:
     """Resolves the directives of one chapter (and of the files it includes)."""
 
-    def __init__(self, root: Path, report: Report) -> None:
+    def __init__(self, root: Path, report: Report, budget: Expansion | None = None) -> None:
         self.root = root
         self.report = report
+        self.budget = budget or Expansion()
+        self.files: dict[tuple[Path, str, int, str], tuple[Path, list[str]]] = {}
 
-    def resolve(self, lines: Lines, depth: int = 0, stack: tuple[Path, ...] = ()) -> Lines:
-        """``lines`` with every directive replaced by what it stands for."""
+    def resolve(self, lines: Lines, depth: int = 0, stack: tuple[Origin, ...] = ()) -> Lines:
+        """``lines`` with every directive replaced by what it stands for (``stack``: the
+        directives that included them, outermost first)."""
         if "{{" not in lines.text:
             return lines
         out: list[Lines] = []
@@ -120,7 +128,30 @@ class Includer:
                 out.append(self.resolve_line(text, origin, depth, stack))
         return Lines.join(out, "\n")
 
-    def resolve_line(self, text: str, origin: Origin, depth: int, stack: tuple[Path, ...]) -> Lines:
+    def read(self, written: str, origin: Origin, name: str) -> tuple[Path, list[str]]:
+        """The file a directive names (checked inside the book) and its lines, read once."""
+        key = (origin[0], written, origin[1], name)
+        if key not in self.files:
+            path = inside(
+                origin[0].parent / written,
+                self.root,
+                what=f"{{{{#{name}}}}} file",
+                file=origin[0],
+                line=origin[1],
+                written=written,
+            )
+            lines: list[str] = []
+            if path.is_file():
+                text = read_bytes(path).decode("utf-8", errors="replace")
+                lines = unify_newlines(text).split("\n")
+                if lines and lines[-1] == "":
+                    lines.pop()  # Rust's str::lines(): a final newline ends the last line
+            self.files[key] = (path, lines)
+        return self.files[key]
+
+    def resolve_line(
+        self, text: str, origin: Origin, depth: int, stack: tuple[Origin, ...]
+    ) -> Lines:
         pieces: list[Lines] = []
         done = 0
         for match in DIRECTIVE.finditer(text):
@@ -138,7 +169,7 @@ class Includer:
         return Lines.join(pieces, "")
 
     def directive(
-        self, match: re.Match[str], origin: Origin, depth: int, stack: tuple[Path, ...]
+        self, match: re.Match[str], origin: Origin, depth: int, stack: tuple[Origin, ...]
     ) -> Lines:
         name, args = match.group("name"), match.group("args").strip()
         where = Location(origin[0], origin[1])
@@ -161,14 +192,10 @@ class Includer:
             self.report.cannot("DIA204", f"{{{{#{name}}}}} names no file", where)
             return Lines(f"[{name}: no file named]", (origin,))
         written, sep, spec = words[0].partition(":")
-        path = inside(
-            origin[0].parent / written,
-            self.root,
-            what=f"{{{{#{name}}}}} file",
-            file=origin[0],
-            line=origin[1],
-            written=written,
-        )
+        if "\0" in written:
+            self.report.cannot("DIA204", f"{{{{#{name}}}}} names no file a path can hold", where)
+            return Lines(f"[{name}: no such file]", (origin,))
+        path, file_lines = self.read(written, origin, name)
         if not path.is_file():
             self.report.cannot(
                 "DIA204",
@@ -177,9 +204,14 @@ class Includer:
                 "paths are relative to the file the directive is written in",
             )
             return Lines(f"[include not found: {written}]", (origin,))
-        stack = (*stack, origin[0])
-        if path in stack or depth >= MAX_DEPTH:
-            why = "includes itself" if path in stack else f"nests deeper than {MAX_DEPTH} levels"
+        chain = (*stack, origin)
+        cycle = path in {file for file, _ in chain}
+        if cycle or depth >= limits.MAX_INCLUDE_DEPTH:
+            why = (
+                "includes itself"
+                if cycle
+                else f"nests deeper than {limits.MAX_INCLUDE_DEPTH} levels"
+            )
             raise KobookError(
                 f"{{{{#{name} {written}}}}} {why}",
                 code="DIA206",
@@ -187,10 +219,6 @@ class Includer:
                 line=origin[1],
                 hint="break the cycle of includes",
             )
-        source = unify_newlines(path.read_text(encoding="utf-8", errors="replace"))
-        file_lines = source.split("\n")
-        if file_lines and file_lines[-1] == "":
-            file_lines.pop()  # Rust's str::lines(): a final newline ends the last line
         selection = parse_selection(spec if sep else None)
         taken = select(file_lines, selection, every_section=name == "rustdoc_include")
         if taken is None:
@@ -202,11 +230,10 @@ class Includer:
             )
             return Lines(f"[include not found: {written}:{selection.anchor}]", (origin,))
         self.report.count(name)
-        content = Lines(
-            "\n".join(file_lines[i] for i in taken),
-            tuple((path, i + 1) for i in taken) or (origin,),
-        )
-        content = self.resolve(content, depth + 1, (*stack, path))
+        text = "\n".join(file_lines[i] for i in taken)
+        self.budget.spend(len(text.encode("utf-8")), "includes", chain)
+        content = Lines(text, tuple((path, i + 1) for i in taken) or (origin,))
+        content = self.resolve(content, depth + 1, chain)
         if name == "playground":
             fence = Lines("```rust", (origin,))
             return Lines.join([fence, content, Lines("```", (origin,))], "\n")

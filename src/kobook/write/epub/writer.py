@@ -48,7 +48,7 @@ from ...load import Book
 from ...parse import Doc, api_version
 from ...parse.ast import copy_tree, iter_nodes, walk
 from ...parse.pandoc import run_pandoc
-from ..shared import passes
+from ..shared import passes, svgclean
 from ..shared.common import allowed_folders, atomic_output
 from ..shared.sanitize import sanitize_blocks
 from ..shared.templates import environment
@@ -256,27 +256,21 @@ def encode(path: Path) -> str | None:
     return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
 
 
-DOCTYPE = re.compile(rb"<!DOCTYPE[^\[>]*(\[.*?\]\s*)?>", re.S | re.I)
 SVG_IMAGE = re.compile(rb"<image\b[^>]*>")
 IMAGE_PAINT = re.compile(rb'\s(?:fill|fill-rule|fill-opacity|stroke[\w-]*)="[^"]*"')
 
 
 def epub_svg(data: bytes) -> bytes | None:
-    """An SVG as EPUB 3 wants it: no ``<!DOCTYPE>`` (whose internal subset may also
-    declare entities), no paint on ``<image>``; None when what is left is not
-    well-formed XML (it used an entity the declaration defined): the image is then
-    left out, and said so."""
-    from xml.etree import ElementTree
-
-    cleaned = DOCTYPE.sub(b"", data, count=1)
+    """An SVG as EPUB 3 wants it: cleaned like every SVG kobook publishes (no script, no
+    handler, no outside reference, no ``<!DOCTYPE>``: :mod:`..shared.svgclean`), with no
+    paint on ``<image>``; None when it is not a well-formed SVG: the image is then left
+    out, and said so."""
+    cleaned = svgclean.clean(data)
+    if cleaned is None:
+        return None
     # Paint on an <image> means nothing (browsers ignore it) and EPUB's SVG schema
     # refuses it (RSC-005); drawing tools write it anyway.
-    cleaned = SVG_IMAGE.sub(lambda m: IMAGE_PAINT.sub(b"", m.group(0)), cleaned)
-    try:
-        ElementTree.fromstring(cleaned)
-    except ElementTree.ParseError:
-        return None
-    return cleaned
+    return SVG_IMAGE.sub(lambda m: IMAGE_PAINT.sub(b"", m.group(0)), cleaned)
 
 
 def left_out(doc: Doc, url: str) -> Diagnostic:

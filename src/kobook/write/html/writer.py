@@ -30,7 +30,7 @@ from ...load import Book
 from ...parse import Doc
 from ...parse.ast import copy_tree, iter_nodes, keyval
 from ...transform.remote import REMOTE_ATTR
-from ..shared import passes
+from ..shared import passes, svgclean
 from ..shared.blockhtml import BlockHtml
 from ..shared.common import (
     atomic_directory,
@@ -320,17 +320,26 @@ def site_assets(env: Any) -> dict[str, bytes]:
     return files
 
 
-def site_copies(book: Book, docs: list[Doc]) -> dict[str, Path]:
-    """The files the pages show, copied as they are: path in the site → source file."""
-    files = {}
+def site_copies(book: Book, docs: list[Doc]) -> dict[str, Path | bytes]:
+    """The files the pages show: path in the site → the source file, copied as it is, or
+    an SVG's cleaned bytes (no script, no handler, no outside reference: an SVG opened
+    from a link is a page of the site's origin).  An SVG that is not well-formed is not
+    published (the pages' image is then missing, as the PDF reports it)."""
+    sources = {}
     for url in sorted(local_images(docs) | local_embeds(docs)):
         source = (book.root / url).resolve()
         if source.is_file():
-            files[url] = source
+            sources[url] = source
     for name, url in sorted(remote_copies(docs).items()):
         source = book.root / url  # relative to the project, or absolute (cache elsewhere)
         if source.is_file():
+            sources[name] = source
+    files: dict[str, Path | bytes] = {}
+    for name, source in sources.items():
+        if source.suffix.lower() != ".svg":
             files[name] = source
+        elif (cleaned := svgclean.clean(source.read_bytes())) is not None:
+            files[name] = cleaned
     return files
 
 
@@ -397,7 +406,10 @@ def write_site(
         atomic_write(tmp / name, data)
     for name, source in site_copies(book, docs).items():
         (tmp / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, tmp / name)
+        if isinstance(source, bytes):
+            atomic_write(tmp / name, source)
+        else:
+            shutil.copyfile(source, tmp / name)
     for doc, body in zip(docs, bodies, strict=True):
         html = chapter_page(plan, book, doc, body)
         atomic_write(tmp / page_name(doc), html.encode("utf-8"))

@@ -20,7 +20,7 @@ import functools
 import html
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +29,13 @@ from ...errors import Diagnostic, Location
 from ...korean.hangul import has_hangul
 from ...load import Chapter
 from ...transform.math_macros import without_size_switches
+from . import svgclean
 from .fonts import fontconfig
 
 SIZE = 20.0  # drawing size in px; the result is scaled in em, so any size works
 # 2: size switches dropped, definitions refused; 3: inline math in text style, the font in the key;
 # 4: a drawing with no height is an error; 5: array rows ziamath can draw (drawable_rows)
-RENDERER_VERSION = "5"
+RENDERER_VERSION = "6"
 # The default math font when installed (Debian fonts-lmodern, which TeX Live needs anyway):
 # its strokes match Noto Serif CJK's Latin, where STIX Two (ziamath's own, the fallback)
 # reads as bold next to the Korean serif.  ``mathfont:`` in metadata.yaml picks another.
@@ -267,6 +268,8 @@ def render_math(tex: str, display: bool, cache: Cache | None, font: str | None =
             return MathImage(**data)
     try:
         image = draw(tex, display, font)
+        # Drawn by kobook, published like any SVG: through the same cleaner.
+        image = replace(image, svg=(svgclean.clean(image.svg.encode()) or b"").decode())
     except MathError as exc:
         if cache is not None:
             cache.put("math", key, json.dumps({"error": str(exc)}).encode(), ".json")
