@@ -67,6 +67,7 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "translators": ((str, list), "translator or list of translators"),
     "original": ((dict,), "the original work: title, authors, url, licence"),
     "cover": ((str,), "cover image"),
+    "repository": ((str,), "https address where the book's files are shown (links to them)"),
     "glossary": ((str,), "glossary file (default glossary.yaml)"),
     "bibliography": ((str, list), "BibTeX/CSL bibliography file(s)"),
     "engine": ((str,), "PDF engine: " + " or ".join(pdf_engines())),

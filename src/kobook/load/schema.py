@@ -464,6 +464,17 @@ def lang_value(value: Any, at: Where) -> None:
         )
 
 
+def repository_value(value: Any, at: Where) -> None:
+    """An https address: links to the book's files are made from it, into every output."""
+    if not re.fullmatch(r"https://[^\s\"'<>]+", str(value).strip()):
+        at.fail(
+            f"repository {str(value)[:60]!r} is not an https address",
+            "repository",
+            hint="repository: https://github.com/owner/book/blob/main",
+            code="CFG003",
+        )
+
+
 def date_value(value: Any, at: Where) -> None:
     """A date written like ISO (``2024-13-45``) must be a real day; other text is printed."""
     match = ISO_DATE.match(value) if isinstance(value, str) else None
@@ -565,5 +576,6 @@ CHECKS: dict[str, Callable[[Any, Where], None]] = {
     "geometry": geometry_value,
     "date": date_value,
     "lang": lang_value,
+    "repository": repository_value,
     "formats": formats_value,
 }

@@ -24,7 +24,7 @@ from .figures import check_images, implicit_figures, number_figures
 from .headings import shift_headings
 from .ids import unique_ids
 from .leaks import report_leaks
-from .links import check_links
+from .links import check_links, reader_links
 from .listings import number_listings
 from .math_macros import expand_math_macros
 from .sections import number_sections
@@ -48,6 +48,7 @@ PASSES: list[tuple[str, Pass]] = [
     ("sections", number_sections),
     ("crossrefs", resolve_crossrefs),
     ("chapter-links", link_chapters),  # [x](other-chapter.md#id) → #id, once every id is known
+    ("reader-links", reader_links),  # a link to a file that is not a chapter: URL or text
     ("citations", cite),
     ("leaks", report_leaks),  # last: what is still foreign syntax (LEAK001)
 ]

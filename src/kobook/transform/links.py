@@ -7,6 +7,15 @@ SEC001 with the chapter's file and line; the PDF engine's URL fetcher refuses
 them too (``write/weasyprint/writer.py``), this pass says where they are written.
 With ``--keep-going`` a ``file:`` link keeps its text without the link and an
 attachment keeps its link without ``rel=attachment``.
+
+Once links to chapters are links inside the book (``chapter_links.py``),
+:func:`reader_links` decides, for every writer, what a link left pointing at a
+file may become: a reader of the PDF or the EPUB has no folder of the book, and a
+PDF engine resolves such a link against the folder it was built in (a
+``file:///home/…`` link that names the build machine and changes the PDF's bytes
+from one folder to the next).  It becomes the file's web address when the
+metadata names where the book's files are shown (``repository:``), else its text
+without the link (LINK001).  A protocol-relative ``//host/x`` is ``https:``.
 """
 
 from __future__ import annotations
@@ -14,11 +23,11 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from ..boundary import has_scheme, is_file_url, within
 from ..parse import Doc
-from ..parse.ast import walk
+from ..parse.ast import attr, walk
 from .context import Context
 
 HTML_FORMATS = ("html", "html4", "html5")
@@ -110,3 +119,53 @@ def check_links(doc: Doc, ctx: Context) -> Doc:
 
     doc.blocks = walk(doc.blocks, action)
     return doc
+
+
+def reader_links(doc: Doc, ctx: Context) -> Doc:
+    """Links to files of the book that are not chapters: a web address, or text (LINK001)."""
+    repository = str(ctx.book.config.get("repository") or "").rstrip("/")
+    seen: dict[str, int] = {}
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Link":
+            return None
+        _attrs, content, (url, title) = node["c"]
+        if url.startswith("//"):
+            node["c"][2] = ["https:" + url, title]
+            return node
+        if not url or url.startswith("#") or has_scheme(url):
+            return None
+        occurrence = seen.get(url, 0)
+        seen[url] = occurrence + 1
+        if repository:
+            path = file_path(doc, ctx, url)
+            if path is not None:
+                node["c"][2] = [f"{repository}/{path}", title]
+                return node
+        ctx.problem(
+            doc.chapter,
+            "LINK001",
+            f"link to a file that is not a chapter, kept as text: {url[:120]}",
+            needle=url,
+            occurrence=occurrence,
+            hint="link a chapter (its file) or a web address; or name where the book's "
+            "files are shown with 'repository: https://…' in metadata.yaml",
+            fatal=False,
+        )
+        return {"t": "Span", "c": [attr("", ["file-link"]), walk(content, action)]}
+
+    doc.blocks = walk(doc.blocks, action)
+    return doc
+
+
+def file_path(doc: Doc, ctx: Context, url: str) -> str | None:
+    """``url`` (relative to the chapter's file) as a path from the book's folder; None when
+    it leads outside the book."""
+    written = unquote(urlsplit(url).path)
+    base = doc.chapter.path.parent if doc.chapter.path else ctx.root
+    target = Path(ctx.root, written.lstrip("/")) if written.startswith("/") else base / written
+    if not within(target, ctx.root):
+        return None
+    relative = target.resolve().relative_to(Path(ctx.root).resolve()).as_posix()
+    fragment = unquote(urlsplit(url).fragment)
+    return quote(relative) + (f"#{quote(fragment)}" if fragment else "")

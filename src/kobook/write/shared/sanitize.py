@@ -273,6 +273,8 @@ class Sanitizer:
                 self.note(f"srcset with a {url_scheme(bad[0])}: URL on {label}", [bad[0], where])
                 return None
             return value
+        if name in URL_ATTRS and value.strip().startswith("//"):
+            return "https:" + value.strip()  # never resolved against the build's folder
         if name in URL_ATTRS and not url_allowed(value, image=(tag, name) in IMAGE_URL):
             kind = f"{url_scheme(value)}: URL in {name}= on {label}"
             needles = [value, where, f"{name}="]  # pandoc turns tabs in raw HTML into spaces

@@ -178,6 +178,17 @@ KEPT_HTML: contextvars.ContextVar[BlockHtml | None] = contextvars.ContextVar(
 )
 
 
+# An <a href> that is neither a fragment nor a web address: WeasyPrint would make it a
+# file:// link into the folder the book was built in (raw HTML's own links; the book's
+# Markdown links to files are decided before, transform/links.py: reader_links).
+FILE_HREF = re.compile(r'(<a\b[^>]*?)\shref="(?!#|https?:|mailto:|tel:)[^"]*"', re.I)
+
+
+def without_file_links(html: str) -> str:
+    """``html`` with no link a PDF reader would open as a file of the build machine."""
+    return FILE_HREF.sub(r"\1", html)
+
+
 def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, list[Diagnostic]]:
     """The whole book as one print HTML document (also useful for debugging the CSS)."""
     config = book.config
@@ -189,7 +200,7 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
         combined += [*prepare(doc, book, cache, problems), marker]
     kept = KEPT_HTML.get()
     body = kept.html(combined) if kept is not None else blocks_to_html(combined)
-    parts = body.split(CHAPTER_SPLIT)
+    parts = without_file_links(body).split(CHAPTER_SPLIT)
     part_of = part_titles(docs, config.words)
     chapters = [
         {
