@@ -80,6 +80,14 @@ Nine macros each using the previous one twice is 2⁹ copies per use from a
 corpus has 800 characters; ziamath needs about a second for 10,000.
 """
 
+MAX_MATH_DEPTH = 24
+"""Deepest nesting of groups (``{…}``, ``\\left…\\right``) in one formula (LIMIT009).
+
+Checked before any renderer sees the formula: ziamath, texmath and Typst recurse into
+each group, and 10⁴ nested braces (20 KB) kept a build busy for over 400 s.  The
+corpus nests three deep at most.
+"""
+
 MAX_EXPANDED_BYTES = 64 * 2**20
 """Most bytes a book's includes and macros may add to it, with 1 KiB more per expansion
 (``load/expansion.py``; LIMIT010).

@@ -28,6 +28,7 @@ from kobook.transform.math_macros import (
     Macros,
     expand,
     for_mathml,
+    nesting,
     without_size_switches,
 )
 from kobook.write.shared.mathsvg import MathError, draw, drawable_rows
@@ -164,6 +165,21 @@ def test_pass_reports_a_bomb_with_its_line_and_keeps_the_source_as_code(
     with pytest.raises(KobookError) as raised:
         transformed(make_book, text, keep_going=False)
     assert raised.value.code == "LIMIT009"
+
+
+def test_nesting_counts_groups_and_left_right() -> None:
+    assert nesting(r"a_{b_{c}} \left( \left[ x \right] \right) \{ \} \leftarrow") == 2
+    assert nesting("{" * 30 + "x" + "}" * 30) == 30
+
+
+def test_a_formula_nested_too_deep_is_limit009_before_any_renderer(
+    make_book: BookMaker,
+) -> None:
+    deep = "{" * 10_000 + "x" + "}" * 10_000
+    docs, ctx = transformed(make_book, f"# 하나\n\n문단 ${deep}$ 끝.\n")
+    [problem] = ctx.diagnostics
+    assert problem.code == "LIMIT009" and "deeper than" in problem.message
+    assert problem.location.line == 3 and formulas(docs[0]) == []
 
 
 def test_macros_share_the_books_expansion_budget(

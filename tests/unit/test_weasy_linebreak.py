@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from kobook.write.shared.seams import identifier_seams
-from kobook.write.weasyprint.linebreak import fits_without_trailing_space, install
+from kobook.write.weasyprint.linebreak import (
+    LONGEST_HYPHENATED,
+    Bounded,
+    fits_without_trailing_space,
+    hangul_tokens,
+    install,
+)
 from tests.checks import broken_names, hyphenated, pdf_pages, squash, word_gaps
 
 
@@ -267,3 +273,51 @@ def test_code_names_break_at_seams_to_spare_a_loose_line(tmp_path: Path) -> None
         assert worst <= 1.2, (width, worst)
         spared += before > 1.5
     assert seamed >= 4 and spared >= 4
+
+
+# --- bounded work (issue 27) -------------------------------------------------------------
+
+
+def test_hangul_tokens_are_the_words_that_hold_hangul() -> None:
+    text = "GPU를 쓰는 all-reduce 연산(통신)이다 x\u3131y"
+    spans = hangul_tokens(text.encode("utf-8"))
+    data = text.encode("utf-8")
+    assert [data[a:b].decode() for a, b in spans] == ["GPU를", "쓰는", "연산(통신)이다", "x\u3131y"]
+    long = ("a" * 10_000 + " 한글 ").encode()
+    assert [long[a:b].decode() for a, b in hangul_tokens(long)] == ["한글"]
+
+
+def test_words_past_the_longest_are_not_hyphenated() -> None:
+    import pyphen
+
+    dictionary = Bounded(pyphen.Pyphen(lang="en_US"))
+    assert list(dictionary.iterate("hyphenation"))
+    assert list(dictionary.iterate("hyphenation" * 5)) == []
+    assert dictionary.positions("a" * (LONGEST_HYPHENATED + 1)) == []
+
+
+def test_a_word_of_ten_thousand_letters_is_laid_out(tmp_path: Path) -> None:
+    """Each line of the word ends without a hyphenation attempt (the calls are counted)."""
+    import kobook
+    from kobook.write.weasyprint import linebreak
+
+    calls: list[int] = []
+    original = Bounded.iterate
+
+    def counting(self: Bounded, word: str) -> object:
+        calls.append(len(word))
+        return original(self, word)
+
+    project = tmp_path / "book"
+    (project / "book").mkdir(parents=True)
+    (project / "book" / "01.md").write_text(
+        "# 긴 낱말\n\n본문 " + "a" * 10_001 + " 끝.\n", encoding="utf-8"
+    )
+    Bounded.iterate = counting  # type: ignore[method-assign]
+    try:
+        result = kobook.build(project, ["pdf"], out=tmp_path / "out")
+    finally:
+        Bounded.iterate = original  # type: ignore[method-assign]
+    text = squash("".join(pdf_pages(result.outputs["pdf"])))
+    assert text.count("a") >= 10_001 and "끝" in text  # every letter, over several pages
+    assert linebreak.LONGEST_HYPHENATED < 100 and all(n > 100 for n in calls)

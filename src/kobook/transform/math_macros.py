@@ -258,6 +258,21 @@ def expand(tex: str, macros: Macros) -> str:
     return untokenize(out)
 
 
+def nesting(tex: str) -> int:
+    """How deep ``tex``'s groups nest: ``{…}`` and ``\\left…\\right`` (escaped braces not)."""
+    deepest = depth = 0
+    for token in TOKENS.findall(tex):
+        if token in ("{", "\\left"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in ("}", "\\right"):
+            depth -= 1
+    return deepest
+
+
+TOKENS = re.compile(r"\\left(?![A-Za-z])|\\right(?![A-Za-z])|\\.|[{}]")
+
+
 def expand_math_macros(doc: Doc, ctx: Context) -> Doc:
     """Expand the chapter's math macros in document order (see the module docstring).
 
@@ -274,6 +289,8 @@ def expand_math_macros(doc: Doc, ctx: Context) -> Doc:
         occurrence = seen.get(tex, 0)
         seen[tex] = occurrence + 1
         try:
+            if nesting(tex) > limits.MAX_MATH_DEPTH:  # before any renderer recurses into it
+                raise MacroError(f"math nests deeper than {limits.MAX_MATH_DEPTH} groups")
             expanded = expand(tex, macros)
             if expanded != tex:  # one budget with the book's includes
                 ctx.book.expansion.spend(len(expanded.encode("utf-8")), "math macros", ())

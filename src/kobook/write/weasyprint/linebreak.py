@@ -34,12 +34,24 @@ from ..shared.seams import identifier_seams
 _PATCHED = False
 KEEP_ALL: contextvars.ContextVar[bool] = contextvars.ContextVar("kobook_keep_all", default=False)
 
-# A byte run without spaces that contains a precomposed Hangul syllable
-# (UTF-8 lead bytes 0xEA–0xED cover U+A000–U+DFFF, which holds U+AC00–U+D7A3) or
-# conjoining/compatibility jamo (E1 84–87, E3 84–86).
-HANGUL_TOKEN = re.compile(
-    rb"[^\s]*(?:[\xea-\xed][\x80-\xbf]{2}|\xe1[\x84-\x87][\x80-\xbf]|\xe3[\x84-\x86][\x80-\xbf])[^\s]*"
+# A precomposed Hangul syllable in UTF-8 (lead bytes 0xEA–0xED cover U+A000–U+DFFF,
+# which holds U+AC00–U+D7A3) or conjoining/compatibility jamo (E1 84–87, E3 84–86).
+HANGUL_BYTES = re.compile(
+    rb"[\xea-\xed][\x80-\xbf]{2}|\xe1[\x84-\x87][\x80-\xbf]|\xe3[\x84-\x86][\x80-\xbf]"
 )
+TOKEN = re.compile(rb"\S+")
+
+
+def hangul_tokens(data: bytes) -> list[tuple[int, int]]:
+    """The byte spans of the space-delimited tokens of ``data`` that hold Hangul.
+
+    Token by token, so the work is linear in the text: one pattern that looked for
+    Hangul inside a run of non-spaces tried the whole run again from each of its
+    positions (a 10,000-character word without Hangul took a minute).
+    """
+    return [m.span() for m in TOKEN.finditer(data) if HANGUL_BYTES.search(m.group())]
+
+
 HANGUL_CHAR = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
 LETTER = re.compile(r"[\w\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
 
@@ -89,8 +101,7 @@ def install() -> None:
         original_set_text(self, text, justify)
         if self.style["word_break"] != "keep-all" or not self.text:
             return
-        data = self.text.encode("utf-8")
-        spans = [m.span() for m in HANGUL_TOKEN.finditer(data)]
+        spans = hangul_tokens(self.text.encode("utf-8"))
         if not spans:
             return
         attr_list = pango.pango_layout_get_attributes(self.layout)
@@ -214,7 +225,9 @@ class LatinInKorean:
 
     def __init__(self, pyphen: Any) -> None:
         self._pyphen = pyphen
-        self.Pyphen = pyphen.Pyphen
+
+    def Pyphen(self, **options: Any) -> Any:  # pyphen's name, which WeasyPrint calls
+        return Bounded(self._pyphen.Pyphen(**options))
 
     def language_fallback(self, language: str) -> str | None:
         if str(language).lower().split("-")[0].split("_")[0] == "ko":
@@ -224,6 +237,30 @@ class LatinInKorean:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._pyphen, name)
+
+
+LONGEST_HYPHENATED = 48
+"""Longest word hyphenated, in characters: far above any English word of a technical book.
+
+WeasyPrint tries a layout of the line at each hyphenation point of the word, and
+pyphen reads the whole word each time a line ends inside it: for a word of
+thousands of letters (a hash, a pasted blob) the work grew with its square."""
+
+
+class Bounded:
+    """A pyphen dictionary that does not hyphenate words past :data:`LONGEST_HYPHENATED`."""
+
+    def __init__(self, dictionary: Any) -> None:
+        self._dictionary = dictionary
+
+    def iterate(self, word: str) -> Any:
+        return iter(()) if len(word) > LONGEST_HYPHENATED else self._dictionary.iterate(word)
+
+    def positions(self, word: str) -> Any:
+        return [] if len(word) > LONGEST_HYPHENATED else self._dictionary.positions(word)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._dictionary, name)
 
 
 def fits_without_trailing_space(
