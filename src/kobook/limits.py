@@ -100,6 +100,15 @@ Korean Rust book includes about a thousand listings, a few MiB with their cost.
 MAX_INCLUDE_DEPTH = 10
 """Deepest nesting of includes (mdBook's own ``MAX_LINK_NESTED_DEPTH``; DIA206)."""
 
+MAX_IMAGE_PIXELS = 40_000_000
+"""Most pixels in one raster image (width × height; IMG003, read from its header).
+
+A 704 KB PNG of 16,000 × 11,000 RGBA pixels took WeasyPrint to 2.8 GB and Typst to
+1.5 GB.  A full A4 page scanned at 300 dpi is 8.7 million pixels; a PDF needs no
+more than that, and the HTML book much less.  Pillow's own bomb warning starts at
+89 million.
+"""
+
 # --- Chapters -------------------------------------------------------------------
 
 MAX_CHAPTERS = 1000

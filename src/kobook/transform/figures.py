@@ -17,7 +17,7 @@ from ..parse import Doc
 from ..parse.ast import attr, iter_nodes, stringify, walk
 from . import remote
 from .context import Context, Target
-from .image_files import unreadable_image
+from .image_files import image_warnings, unreadable_image
 from .remote_images import (
     HTML_FORMATS,
     download_images,
@@ -115,6 +115,16 @@ def check_images(doc: Doc, ctx: Context) -> Doc:
                 "--keep-going builds with a placeholder",
             )
             return missing_placeholder(url, ctx)
+        for warning in image_warnings(found):
+            ctx.problem(
+                doc.chapter,
+                "IMG005",
+                f"image {url}: {warning}",
+                needle=url,
+                occurrence=occurrence,
+                hint="open it in an image editor and save it again as PNG or JPEG",
+                fatal=False,
+            )
         try:
             node["c"][2][0] = found.relative_to(ctx.root).as_posix()
         except ValueError:

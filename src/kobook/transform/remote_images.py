@@ -15,6 +15,7 @@ from ..parse import Doc
 from ..parse.ast import attr, iter_nodes, stringify, text_inlines
 from . import remote
 from .context import Context
+from .image_files import unreadable_image
 
 HTML_FORMATS = ("html", "html4", "html5")
 
@@ -80,6 +81,18 @@ def remote_image(
     writer copies the file into the site.
     """
     local = ctx.remote.get(url) if downloads_allowed(ctx) else None
+    unusable = unreadable_image(local) if isinstance(local, Path) else ""
+    if unusable:  # a downloaded file is held to what the book's own images are
+        ctx.problem(
+            doc.chapter,
+            "IMG003",
+            f"downloaded image cannot be used: {remote.short(url)}: {unusable}",
+            needle=url,
+            occurrence=occurrence,
+            hint="download it, make it smaller and save it into images/; "
+            "--keep-going builds with a placeholder",
+        )
+        return remote_placeholder(url, ctx)
     if isinstance(local, Path):
         try:
             target = local.resolve().relative_to(ctx.root).as_posix()

@@ -585,9 +585,9 @@ def math_images(
         name = assets.name(path)
         size = f"width: {image.width_em:.3f}em, height: {image.height_em:.3f}em"
         if display:
-            return raw_inline("typst", f'#align(center, image("{name}", {size}))')
+            return raw_inline("typst", f"#align(center, image({string(name)}, {size}))")
         lift = f"baseline: {image.depth_em:.3f}em"
-        return raw_inline("typst", f'#box({lift}, image("{name}", {size}))')
+        return raw_inline("typst", f"#box({lift}, image({string(name)}, {size}))")
 
     return walk(blocks, action), problems
 
