@@ -129,7 +129,9 @@ def reader_links(doc: Doc, ctx: Context) -> Doc:
     def action(node: dict[str, Any]) -> Any:
         if node["t"] != "Link":
             return None
-        _attrs, content, (url, title) = node["c"]
+        attrs, content, (url, title) = node["c"]
+        if is_attachment(attrs[2]):
+            return None  # embedded in the PDF (check_links has kept it inside the book)
         if url.startswith("//"):
             node["c"][2] = ["https:" + url, title]
             return node

@@ -181,12 +181,20 @@ KEPT_HTML: contextvars.ContextVar[BlockHtml | None] = contextvars.ContextVar(
 # An <a href> that is neither a fragment nor a web address: WeasyPrint would make it a
 # file:// link into the folder the book was built in (raw HTML's own links; the book's
 # Markdown links to files are decided before, transform/links.py: reader_links).
-FILE_HREF = re.compile(r'(<a\b[^>]*?)\shref="(?!#|https?:|mailto:|tel:)[^"]*"', re.I)
+FILE_HREF = re.compile(r'(<a\b[^>]*?)\shref="(?!#|https?:|mailto:|tel:)[^"]*"([^>]*)', re.I)
 
 
 def without_file_links(html: str) -> str:
-    """``html`` with no link a PDF reader would open as a file of the build machine."""
-    return FILE_HREF.sub(r"\1", html)
+    """``html`` with no link a PDF reader would open as a file of the build machine (an
+    attachment stays: WeasyPrint embeds that file, checked inside the book)."""
+
+    def drop(match: re.Match[str]) -> str:
+        tag = match.group(0)
+        if re.search(r'\brel="[^"]*attachment', tag):
+            return tag
+        return match.group(1) + match.group(2)
+
+    return FILE_HREF.sub(drop, html)
 
 
 def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, list[Diagnostic]]:
