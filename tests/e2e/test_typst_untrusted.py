@@ -152,3 +152,47 @@ def test_typst_that_takes_too_much_memory_is_stopped(
     finally:
         compiler.forget()
     assert info.value.code == "LIMIT007" and "GiB" in str(info.value)
+
+
+# Random titles from the characters that mean something to some template language.
+SPECIAL = "\"'#$\\[]{}()<>*_`@~%&^=+-/|;:,.!? \n\u200f\u200e"
+FUZZ_ALPHABET = SPECIAL + "abcXYZ019한글제목"
+
+
+def visible(text: str) -> str:
+    """What a reader sees of ``text``: no spaces or line breaks, no invisible marks (and
+    XeLaTeX's U+2011 in its text layer read as the hyphen it draws: issue 32)."""
+    import unicodedata
+
+    text = text.replace("\u2011", "-")
+    return "".join(c for c in text if not c.isspace() and unicodedata.category(c) != "Cf")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ["typst", "weasyprint", "xelatex"])
+def test_random_metadata_comes_out_literally(make_book: BookMaker, engine: str) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    words = st.text(alphabet=FUZZ_ALPHABET, min_size=3, max_size=24).filter(
+        lambda t: len(visible(t)) >= 3 and "--" not in t
+    )
+
+    @settings(
+        max_examples=3,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture],
+    )
+    @given(title=words, author=words)
+    def build(title: str, author: str) -> None:
+        root = make_book(
+            {"book/01.md": "# 장\n\n본문.\n"},
+            metadata={"title": "책 " + title, "author": ["이 " + author]},
+        )
+        result = kobook.build(root, ["pdf"], engine=engine, out=root / f"out-{engine}")
+        front = visible(" ".join(pdf_pages(result.outputs["pdf"])[:2]))
+        assert visible(title) in front and visible(author) in front, (title, author)
+
+    build()

@@ -84,10 +84,16 @@ Blocks = list[dict[str, Any]]
 CHAPTER_MARK = "%% kobook-chapter: "
 
 
+# Control characters are spaces; format characters (bidi marks, joiners) have no glyph in
+# the text fonts and nothing to draw: XeLaTeX reported them as missing glyphs.
+INVISIBLE = {"Cc": " ", "Cf": ""}
+
+
 def latex_escape(text: str) -> str:
     """``text`` as LaTeX that prints it literally: every special character escaped, quotes
     and hyphens kept straight (the fonts' TeX ligatures would curl ``"`` and join ``--``),
-    line breaks and control characters as spaces (a blank line would end the argument)."""
+    line breaks and control characters as spaces (a blank line would end the argument),
+    invisible format characters left out."""
     table = {
         '"': r"\textquotedbl{}",
         "'": r"\textquotesingle{}",
@@ -103,7 +109,7 @@ def latex_escape(text: str) -> str:
         "^": r"\textasciicircum{}",
         "~": r"\textasciitilde{}",
     }
-    out = "".join(table.get(c, " " if unicodedata.category(c) == "Cc" else c) for c in text)
+    out = "".join(table.get(c, INVISIBLE.get(unicodedata.category(c), c)) for c in text)
     return out.replace("--", "-{}-").replace("--", "-{}-")
 
 
