@@ -20,8 +20,6 @@ from xml.etree import ElementTree
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
 XML = "http://www.w3.org/XML/1998/namespace"
-ElementTree.register_namespace("", SVG)
-ElementTree.register_namespace("xlink", XLINK)
 
 # Elements that draw or describe a drawing; everything else (script, foreignObject,
 # animation that can rewrite a link, iframe, HTML of any namespace) is dropped with its
@@ -160,5 +158,28 @@ def clean(data: bytes) -> bytes | None:
         return None
     clean_attributes(root, "svg")
     clean_tree(root)
-    body = ElementTree.tostring(root, encoding="unicode")
+    body = serialize(root, top=True)
     return ('<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n").encode("utf-8")
+
+
+PREFIXES = {"": "", XLINK: "xlink:", XML: "xml:"}
+TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+VALUE_ESCAPES = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;", "\t": "&#9;"}
+)
+
+
+def serialize(element: ElementTree.Element, top: bool = False) -> str:
+    """The cleaned tree as XML, SVG the default namespace (ElementTree's own writer takes
+    its prefixes from a table any other code may change: ``ns0:svg``)."""
+    attributes = "".join(
+        f' {PREFIXES[split(name)[0]]}{split(name)[1]}="{value.translate(VALUE_ESCAPES)}"'
+        for name, value in element.attrib.items()
+    )
+    if top:
+        attributes = f' xmlns="{SVG}" xmlns:xlink="{XLINK}"' + attributes
+    name = split(element.tag)[1]
+    inner = (element.text or "").translate(TEXT_ESCAPES) + "".join(
+        serialize(child) + (child.tail or "").translate(TEXT_ESCAPES) for child in element
+    )
+    return f"<{name}{attributes}>{inner}</{name}>" if inner else f"<{name}{attributes}/>"
