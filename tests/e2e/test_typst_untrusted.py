@@ -120,13 +120,17 @@ def test_typst_that_runs_too_long_is_stopped(
     root = make_book(
         {
             "book/01.md": "# 장\n\n본문.\n",
-            "templates/typst/book.typ": typst_template("#for i in range(300000000) {}"),
+            "templates/typst/book.typ": typst_template(
+                "#for i in range(3000) { for j in range(100000) {} }"
+            ),
         },
         metadata={"title": "책"},
     )
     with pytest.raises(KobookError) as info:
         kobook.build(root, ["pdf"], engine="typst")
     assert info.value.code == "LIMIT006" and "Typst" in str(info.value)
+    where = info.value.location.file
+    assert where is not None and where.name == "book.typ" and where.is_relative_to(root)
     assert not compiler._KEPT  # the process was ended, not left running
     # The next build starts a new compiler and works.
     (root / "templates" / "typst" / "book.typ").write_text(typst_template(""), encoding="utf-8")
@@ -196,3 +200,17 @@ def test_random_metadata_comes_out_literally(make_book: BookMaker, engine: str) 
         assert visible(title) in front and visible(author) in front, (title, author)
 
     build()
+
+
+def test_an_svg_typst_cannot_read_names_its_file_and_line(make_book: BookMaker) -> None:
+    root = make_book(
+        {
+            "book/01.md": "# 장\n\n본문.\n\n![그림](../images/bad.svg)\n",
+            "images/bad.svg": '<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>',
+        },
+        metadata={"title": "책"},
+    )
+    with pytest.raises(KobookError) as info:
+        kobook.build(root, ["pdf"], engine="typst")
+    assert info.value.code == "IMG003" and "bad.svg" in str(info.value)
+    assert info.value.location.line == 5

@@ -870,6 +870,18 @@ def diagnostic_of(book: Book, source: str, text: str, code: str, severity: str) 
     )
 
 
+def limit_error(book: Book, error: KobookError) -> KobookError:
+    """A Typst run stopped at a limit, placed where Typst code can come from: the book's
+    own template when it has one (nothing of a chapter is Typst code), else the book."""
+    own = book.root / "templates" / TEMPLATES / "book.typ"
+    return KobookError(
+        error.diagnostic.message,
+        code=error.code,
+        file=own if own.is_file() else book.config.path,
+        hint=error.diagnostic.hint,
+    )
+
+
 def missing_glyphs(book: Book, chars: set[str]) -> list[Diagnostic]:
     """GLYPH001 for each character of the text no installed font has (Typst would draw
     tofu: it falls back through every font it knows, so only these are lost)."""
@@ -917,6 +929,10 @@ def write_pdf(
         pdf, warnings = compiler.compile_pdf(
             main, workdir, [math_folder] if math_folder else [], book.config.output_epoch
         )
+    except KobookError as error:
+        if not error.code.startswith("LIMIT"):
+            raise
+        raise limit_error(book, error) from None
     except compiler.TypstFailed as error:
         first = diagnostic_of(book, source, error.text, "TYP001", "error")
         raise KobookError(
