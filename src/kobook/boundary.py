@@ -11,6 +11,7 @@ the path was written, when the result lies outside.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -81,3 +82,34 @@ def is_file_url(url: str) -> bool:
 def has_scheme(url: str) -> bool:
     """True for ``http:``, ``file:``, ``data:`` ... and ``//host``: not a path in the book."""
     return bool(SCHEME.match(url)) or url.startswith("//")
+
+
+def real_folders(root: Path, folder: Path) -> Path:
+    """Make ``folder`` (``root`` or below it) and every folder between, refusing (SEC001) a
+    symbolic link or a file anywhere below ``root``, without following it.
+
+    The top folders kobook writes to are checked where they are chosen; this is for
+    what lies below them.  A book that commits ``dist/preview/images -> ~/.ssh`` would
+    otherwise have an image written over ``~/.ssh/authorized_keys``.
+    """
+    import stat as stat_module
+
+    root.mkdir(parents=True, exist_ok=True)  # chosen and checked where it was chosen
+    current = root
+    for part in folder.relative_to(root).parts:
+        current = current / part
+        try:
+            info = os.lstat(current)
+        except FileNotFoundError:
+            os.mkdir(current)
+            continue
+        if stat_module.S_ISLNK(info.st_mode) or not stat_module.S_ISDIR(info.st_mode):
+            kind = "a symbolic link" if stat_module.S_ISLNK(info.st_mode) else "not a folder"
+            raise KobookError(
+                f"output folder {current} is {kind}: kobook does not write through it",
+                code="SEC001",
+                file=current,
+                hint="delete it (a build makes the folders it needs); a symbolic link inside "
+                "an output folder would let the book write elsewhere",
+            )
+    return folder

@@ -33,6 +33,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from .boundary import real_folders
+
 SECRET_BYTES = 32
 TAGS = "tags"
 
@@ -172,16 +174,21 @@ class Cache:
         if path is None:
             return None
         try:
-            atomic_write(path, data)
-            atomic_write(self.tag_path(path), tag(kind, path.name, data))
+            atomic_write(path, data, self.root)
+            atomic_write(self.tag_path(path), tag(kind, path.name, data), self.root)
         except OSError:
             return None  # a read-only project still builds, just without a cache
         return path
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def atomic_write(path: Path, data: bytes, root: Path | None = None) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder; with ``root``
+    (the output or cache folder ``path`` lies in) no folder from ``root`` down may be a
+    symbolic link (SEC001): a link already at ``path`` is replaced, never followed."""
+    if root is not None:
+        real_folders(root, path.parent)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

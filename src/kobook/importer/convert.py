@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
-from ..boundary import within
+from ..boundary import real_folders, within
 from ..errors import Diagnostic, KobookError, Location
 from ..load.book import FENCE, Book, Chapter, heading_levels
 
@@ -238,5 +238,6 @@ def move_into_place(tmp: Path, target: Path, force: bool) -> None:
         for name in files:
             made = Path(folder) / name
             destination = target / made.relative_to(tmp)
-            destination.parent.mkdir(parents=True, exist_ok=True)
+            # No folder of the target may be a link (DIR/book -> elsewhere): SEC001.
+            real_folders(target, destination.parent)
             os.replace(made, destination)

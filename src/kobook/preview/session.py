@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..boundary import inside
+from ..boundary import inside, real_folders
 from ..cache import Cache, atomic_write
 from ..check.proof import PendingFix
 from ..errors import Diagnostic, KobookError
@@ -716,10 +716,16 @@ class Session:
         with ThreadPoolExecutor(max_workers=2) as pool:
             return list(pool.map(make, wanted))
 
+    def _real_out(self) -> None:
+        """The preview's folder, checked as a build's ``dist`` is: no symbolic link from the
+        book's folder down (``dist`` or ``dist/preview`` leading elsewhere), SEC001."""
+        top = self.root if self.out.is_relative_to(self.root) else self.out
+        real_folders(top, self.out)
+
     def _write(self, files: dict[str, bytes | Path]) -> list[str]:
         """Write the files whose bytes changed; remove the ones the site no longer has."""
         changed: list[str] = []
-        self.out.mkdir(parents=True, exist_ok=True)
+        self._real_out()
         for name, data in files.items():
             target = self.out / name
             if isinstance(data, Path):
@@ -737,11 +743,12 @@ class Session:
                     self._written[name] = digest_of(target.read_bytes())
             if self._written.get(name) == digest:
                 continue
-            atomic_write(target, content)
+            atomic_write(target, content, self.out)
             target.chmod(0o644)
             self._written[name] = digest
             changed.append(name)
         for name in sorted(set(self._written) - set(files)):
+            real_folders(self.out, (self.out / name).parent)  # never unlink through a link
             (self.out / name).unlink(missing_ok=True)
             del self._written[name]
             self._copied.pop(name, None)
@@ -776,6 +783,7 @@ class Session:
         engine = book.config.engine
         key = fingerprint(good.keys[index], chapter_key(chapter), config, engine)
         name = f"{chapter.id}.pdf"
+        self._real_out()
         target = self.out / name
         if key == self._pdf_key and target.is_file():
             return

@@ -208,7 +208,7 @@ def init_book(
         inside((root / name).parent, root, what="folder of the new book", folder=str(target))
     mode = 0o666 & ~current_umask()  # as `touch` would: atomic_write's temporary file is 0600
     for name, data in files.items():
-        atomic_write(root / name, data)
+        atomic_write(root / name, data, root)  # no folder below the book may be a link
         (root / name).chmod(mode)
     return [target / name for name in files]
 

@@ -14,6 +14,7 @@ made to be served.
 from __future__ import annotations
 
 import html
+import os
 import re
 import shutil
 from collections.abc import Callable
@@ -237,14 +238,32 @@ def write_html(
         problems += [p for _, found in rendered for p in found]
 
     if all_docs is not None and len(docs) < len(all_docs) and out.is_dir():
-        # --chapter: refresh that chapter's page (and the index) in the existing site.
-        found = write_site(out, book, docs, bodies, plan)
+        # --chapter: refresh that chapter's page (and the index) in a copy of the existing
+        # site, swapped in like a full build's (never written through a link in it).
+        with atomic_directory(out) as tmp:
+            copy_real_files(out, tmp)
+            found = write_site(tmp, book, docs, bodies, plan)
     else:
         with atomic_directory(out) as tmp:
             found = write_site(tmp, book, docs, bodies, plan)
     if problems is not None:
         problems += found
     return out / "index.html"
+
+
+def copy_real_files(source: Path, target: Path) -> None:
+    """Copy the folders and regular files under ``source`` into ``target``; symbolic links
+    (which kobook never writes) are left behind, not followed."""
+    for folder, subfolders, files in os.walk(source):
+        here = Path(folder)
+        into = target / here.relative_to(source)
+        for name in subfolders:
+            if not (here / name).is_symlink():
+                (into / name).mkdir(exist_ok=True)
+        subfolders[:] = [n for n in subfolders if not (here / n).is_symlink()]
+        for name in files:
+            if not (here / name).is_symlink() and (here / name).is_file():
+                shutil.copy2(here / name, into / name)
 
 
 @dataclass
