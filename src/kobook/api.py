@@ -25,6 +25,7 @@ from .progress import Progress, Silent
 from .reproducible import source_date_epoch
 from .transform import transform_book
 from .write import registry
+from .write.shared.templates import untrusted as untrusted_templates
 
 FORMATS = ("pdf", "html", "epub")
 
@@ -92,6 +93,8 @@ def build(
     wanted = wanted or expand_formats(book.config.formats)
     result.notes.append(f"chapters: {book.discovery}: " + ", ".join(chapter_names(book)))
     result.diagnostics += book.notes
+    book.trusted = trust
+    result.diagnostics += untrusted_templates(root, trust)  # SEC005: not used, said once
     lap("load")
     report = convert_book(book)  # the dialect stage: distill / mdBook → pandoc Markdown
     if report.converted:

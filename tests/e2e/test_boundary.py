@@ -415,7 +415,7 @@ def test_templates_stay_inside_and_sandboxed(
     root = make_book({"book/01.md": "# 장\n\n본문.\n"})
     (root / "templates" / "html").mkdir(parents=True)
     (root / "templates" / "html" / "chapter.html.j2").symlink_to(secret)
-    result = cli("build", "html", "--project", str(root))
+    result = cli("build", "html", "--trust", "--project", str(root))
     assert result.returncode == 1
     refused(result.stderr, "SEC001", "template resolves outside the book folder")
     assert files_in(root / "dist") == []
@@ -423,7 +423,7 @@ def test_templates_stay_inside_and_sandboxed(
     (root / "templates" / "html" / "chapter.html.j2").write_text(
         "{{ ''.__class__.__mro__[1].__subclasses__() }}", encoding="utf-8"
     )
-    result = cli("build", "html", "--project", str(root))
+    result = cli("build", "html", "--trust", "--project", str(root))
     assert result.returncode == 1
     refused(result.stderr, "SEC004", "'__class__' of a str value")
 

@@ -78,7 +78,7 @@ def test_template_mistake_names_template_and_line(make_book: BookMaker) -> None:
     own = root / "templates" / "html" / "index.html.j2"
     own.parent.mkdir(parents=True)
     own.write_text("<p>\n{{ book_title }}\n{{ nothing.here }}\n", encoding="utf-8")
-    result = kobook("build", "html", "-q", "--project", str(root))
+    result = kobook("build", "html", "-q", "--trust", "--project", str(root))
     fails_with(result, "TPL001", "index.html.j2:3", "'nothing' is undefined")
 
 

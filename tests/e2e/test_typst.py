@@ -193,7 +193,7 @@ def test_engine_from_metadata_and_template_override(make_book: BookMaker, tmp_pa
     (root / "templates" / "typst" / "book.typ").write_text(
         "// my own template\n" + template, encoding="utf-8"
     )
-    result = kobook.build(root, ["pdf"], cache_dir=tmp_path / "cache")
+    result = kobook.build(root, ["pdf"], cache_dir=tmp_path / "cache", trust=True)
     assert result.outputs["pdf"].is_file()
     sources = list((tmp_path / "cache" / "typst").rglob("book.typ"))
     assert sources and sources[0].read_text(encoding="utf-8").startswith("// my own template")
@@ -251,7 +251,7 @@ def test_typst_error_is_a_message_not_a_traceback(make_book: BookMaker, tmp_path
     (root / "templates" / "typst" / "book.typ").write_text(
         '#panic("kobook-test-failure")\n{{ body }}\n', encoding="utf-8"
     )
-    command = [sys.executable, "-m", "kobook", "build", "pdf", "--engine", "typst"]
+    command = [sys.executable, "-m", "kobook", "build", "pdf", "--engine", "typst", "--trust"]
     command += ["--project", str(root), "--cache-dir", str(tmp_path / "c")]
     result = subprocess.run(command, capture_output=True, text=True)
     assert result.returncode == 1

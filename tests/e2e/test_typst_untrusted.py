@@ -127,14 +127,14 @@ def test_typst_that_runs_too_long_is_stopped(
         metadata={"title": "책"},
     )
     with pytest.raises(KobookError) as info:
-        kobook.build(root, ["pdf"], engine="typst")
+        kobook.build(root, ["pdf"], engine="typst", trust=True)  # a book's Typst is code
     assert info.value.code == "LIMIT006" and "Typst" in str(info.value)
     where = info.value.location.file
     assert where is not None and where.name == "book.typ" and where.is_relative_to(root)
     assert not compiler._KEPT  # the process was ended, not left running
     # The next build starts a new compiler and works.
     (root / "templates" / "typst" / "book.typ").write_text(typst_template(""), encoding="utf-8")
-    assert kobook.build(root, ["pdf"], engine="typst").outputs["pdf"].is_file()
+    assert kobook.build(root, ["pdf"], engine="typst", trust=True).outputs["pdf"].is_file()
 
 
 @pytest.mark.slow
@@ -152,7 +152,7 @@ def test_typst_that_takes_too_much_memory_is_stopped(
     )
     try:
         with pytest.raises(KobookError) as info:
-            kobook.build(root, ["pdf"], engine="typst")
+            kobook.build(root, ["pdf"], engine="typst", trust=True)
     finally:
         compiler.forget()
     assert info.value.code == "LIMIT007" and "GiB" in str(info.value)

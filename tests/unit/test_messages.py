@@ -534,7 +534,7 @@ def test_book_template_mistake_is_tpl001_at_its_line(
     own.parent.mkdir(parents=True)
     own.write_text(template, encoding="utf-8")
     with pytest.raises(KobookError) as info:
-        environment(tmp_path).get_template("html/index.html.j2").render()
+        environment(tmp_path, trusted=True).get_template("html/index.html.j2").render()
     error = info.value
     assert (error.code, error.location.line) == ("TPL001", line)
     assert error.location.file is not None and error.location.file.resolve() == own.resolve()

@@ -146,6 +146,8 @@ class Book:
     notes: list[Diagnostic] = field(default_factory=list)  # info: what the layout skipped
     # What its includes and macros have added so far (one budget per build).
     expansion: Expansion = field(default_factory=Expansion, repr=False, compare=False)
+    # Built with --trust: its raw LaTeX and its templates that are code are used as they are.
+    trusted: bool = False
 
     @property
     def title(self) -> str:

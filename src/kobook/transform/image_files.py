@@ -90,7 +90,7 @@ def svg_problem(data: bytes) -> str:
     try:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:
-        return f"not well-formed XML ({exc})"
+        return f"not an SVG file: not well-formed XML ({exc})"
     if root.tag.rsplit("}", 1)[-1] != "svg":
         return "no <svg> element: not an SVG file"
     return ""

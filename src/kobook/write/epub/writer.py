@@ -73,7 +73,7 @@ def write_epub(book: Book, docs: list[Doc], out: Path, cache: Cache | None) -> l
     for doc, prepared in zip(docs, chapters, strict=True):
         blocks += math.drawn_formulas(prepared, doc, failing, problems) if failing else prepared
     config = book.config
-    env = environment(book.root)
+    env = environment(book.root, trusted=book.trusted)
     settings = config.get("epub") or {}
     with tempfile.TemporaryDirectory(prefix="kobook-epub-") as work:
         folder = Path(work)

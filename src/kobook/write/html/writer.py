@@ -291,7 +291,7 @@ def plan_site(book: Book, every: list[Doc], env: Any = None) -> SitePlan:
     save was a tenth of a rebuild); else a new one.
     """
     config = book.config
-    env = env if env is not None else environment(book.root)
+    env = env if env is not None else environment(book.root, trusted=book.trusted)
     depth = config.toc_depth
     parts = part_titles(every, config.words)
     toc: list[dict[str, Any]] = [

@@ -17,22 +17,36 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
 from ...boundary import inside
-from ...errors import KobookError
+from ...errors import Diagnostic, KobookError, Location
 
 BUILTIN = Path(__file__).resolve().parents[2] / "templates"  # kobook/templates
 
 
+# A book's templates that are code: what runs in a reader's browser (scripts, the pages
+# and the EPUB's XHTML around the text, SVG) or in the Typst compiler.  Style sheets are
+# not code; the LaTeX template is screened where it is read (SEC003).
+CODE_SUFFIXES = (".js", ".html", ".html.j2", ".xhtml", ".svg", ".typ")
+
+
+def is_code(name: str) -> bool:
+    return name.lower().endswith(CODE_SUFFIXES)
+
+
 class BookLoader(jinja2.FileSystemLoader):
     """A :class:`jinja2.FileSystemLoader` for the book's ``templates/`` that reads only
-    files resolving inside the book (symlinks followed)."""
+    files resolving inside the book (symlinks followed), and the templates that are code
+    only when the build trusts the book (``--trust``): else kobook's own are used."""
 
-    def __init__(self, folder: Path, root: Path) -> None:
+    def __init__(self, folder: Path, root: Path, trusted: bool = False) -> None:
         super().__init__(str(folder))
         self.root = root
+        self.trusted = trusted
 
     def get_source(
         self, environment: jinja2.Environment, template: str
     ) -> tuple[str, str, Callable[[], bool]]:
+        if not self.trusted and is_code(template):
+            raise jinja2.TemplateNotFound(template)  # kobook's own, from the next loader
         source, filename, uptodate = super().get_source(environment, template)
         inside(Path(filename), self.root, what="template", file=filename)
         return source, filename, uptodate
@@ -107,14 +121,17 @@ def refused(what: str) -> KobookError:
     )
 
 
-def environment(project: Path, finalize: Callable[[Any], Any] | None = None) -> jinja2.Environment:
+def environment(
+    project: Path, finalize: Callable[[Any], Any] | None = None, *, trusted: bool = False
+) -> jinja2.Environment:
     """Templates from the book's ``templates/`` first, then kobook's own; ``finalize``
-    turns every ``{{ … }}`` value into the template's language (Typst's literals)."""
+    turns every ``{{ … }}`` value into the template's language (Typst's literals).  The
+    book's templates that are code are used only when ``trusted`` (:func:`untrusted`)."""
     loaders: list[jinja2.BaseLoader] = []
     own = project / "templates"
     if own.is_dir():
         inside(own, project, what="templates folder", file=own)
-        loaders.append(BookLoader(own, project))
+        loaders.append(BookLoader(own, project, trusted))
     loaders.append(jinja2.FileSystemLoader(str(BUILTIN)))
     return BookEnvironment(
         loader=jinja2.ChoiceLoader(loaders),
@@ -125,3 +142,25 @@ def environment(project: Path, finalize: Callable[[Any], Any] | None = None) -> 
         keep_trailing_newline=True,
         finalize=finalize,
     )
+
+
+def untrusted(project: Path, trusted: bool) -> list[Diagnostic]:
+    """SEC005 for each template of the book's ``templates/`` that is code and is left
+    unused because the build does not trust the book (nothing without ``--trust``)."""
+    own = project / "templates"
+    if trusted or not own.is_dir():
+        return []
+    return [
+        Diagnostic(
+            "SEC005",
+            f"template {path.relative_to(project).as_posix()} is code (it runs in readers' "
+            "browsers or in the Typst compiler) and is not used without --trust; "
+            "kobook's own is used",
+            Location(path),
+            "build with --trust only when you trust every file of the book; style sheets "
+            "(extra.css) need no trust",
+            "warning",
+        )
+        for path in sorted(own.rglob("*"))
+        if path.is_file() and is_code(path.name)
+    ]

@@ -115,6 +115,6 @@ def literal(value: Any) -> str:
     raise TypeError(f"no Typst literal for a {type(value).__name__}")
 
 
-def typst_environment(project: Any) -> jinja2.Environment:
+def typst_environment(project: Any, trusted: bool = False) -> jinja2.Environment:
     """The book's template environment with :func:`literal` on every ``{{ … }}``."""
-    return environment(project, finalize=literal)
+    return environment(project, finalize=literal, trusted=trusted)

@@ -738,7 +738,7 @@ def render_typst(
     for entry in kept:
         assets.files.update({name: Path(path) for name, path in entry.assets.items()})
     variables = template_variables(book)
-    template = typst_environment(book.root).get_template(f"{TEMPLATES}/book.typ")
+    template = typst_environment(book.root, book.trusted).get_template(f"{TEMPLATES}/book.typ")
     return Rendered(
         template.render(body=Code("".join(entry.typst for entry in kept)), **variables),
         [problem for entry in kept for problem in entry.problems],

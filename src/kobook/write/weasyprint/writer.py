@@ -222,7 +222,7 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
     ]
     fonts = resolve_fonts(config)
     problems += math_font_problems(book)
-    env = environment(book.root)
+    env = environment(book.root, trusted=book.trusted)
     layout = page_layout(config)
     colorlinks = config.get("colorlinks", True)
     css = env.get_template(f"{TEMPLATES}/book.css.j2").render(
