@@ -72,12 +72,20 @@ MAX_MATH_EXPANSIONS = 10_000
 at most in a formula; 10,000 take a few milliseconds.
 """
 
-MAX_MATH_CHARS = 100_000
-"""Largest formula after its macros are expanded, in characters (LIMIT009).
+MAX_MATH_CHARS = 20_000
+"""Largest formula, as written and after its macros are expanded, in characters (LIMIT009).
 
 Nine macros each using the previous one twice is 2⁹ copies per use from a
-150-byte formula, and each level doubles it.  The longest formula of the
-corpus has 800 characters; ziamath needs about a second for 10,000.
+150-byte formula, and each level doubles it; a display formula of 8,000 terms
+(100 KB, no macro) took 151 s and 960 MB.  The longest formula of the corpus has
+800 characters; ziamath needs about a second for 10,000.
+"""
+
+MAX_MATH_EM = 200
+"""Widest or tallest drawing of one formula, in em (MATH001: shown as its source).
+
+``\\rule{100000pt}{100000pt}`` drew an image 6,665 em across; a page is about 40 em
+wide and a tall matrix a few dozen em high.
 """
 
 MAX_MATH_DEPTH = 24
@@ -107,6 +115,20 @@ A 704 KB PNG of 16,000 × 11,000 RGBA pixels took WeasyPrint to 2.8 GB and Typst
 1.5 GB.  A full A4 page scanned at 300 dpi is 8.7 million pixels; a PDF needs no
 more than that, and the HTML book much less.  Pillow's own bomb warning starts at
 89 million.
+"""
+
+MAX_BIBLIOGRAPHY_BYTES = 4 * 2**20
+"""Largest bibliography or citation-style file (LIMIT003, ``transform/bibfiles.py``).
+
+pandoc's citeproc reads the whole file for every chapter that cites; a 10.5 MB
+``.bib`` was accepted before.  A large real bibliography is a few hundred KB.
+"""
+
+MAX_BIB_FIELD = 16_000
+"""Most characters in one field of a BibTeX entry, its ``@string`` macros expanded
+(LIMIT011).  A 1 MB title kept the PDF busy for 15 minutes; nested ``@string`` macros
+and ``crossref`` loops (also LIMIT011) took 4.6 GB of pandoc's memory.  A long abstract
+is a few thousand characters.
 """
 
 # --- Chapters -------------------------------------------------------------------

@@ -175,11 +175,27 @@ def test_nesting_counts_groups_and_left_right() -> None:
 def test_a_formula_nested_too_deep_is_limit009_before_any_renderer(
     make_book: BookMaker,
 ) -> None:
-    deep = "{" * 10_000 + "x" + "}" * 10_000
+    deep = "{" * 5_000 + "x" + "}" * 5_000
     docs, ctx = transformed(make_book, f"# 하나\n\n문단 ${deep}$ 끝.\n")
     [problem] = ctx.diagnostics
     assert problem.code == "LIMIT009" and "deeper than" in problem.message
     assert problem.location.line == 3 and formulas(docs[0]) == []
+
+
+def test_a_formula_too_long_as_written_is_limit009(make_book: BookMaker) -> None:
+    """Checked before expansion: 8,000 terms and no macro took 151 s and 960 MB."""
+    long = " + ".join(f"x_{{{i}}}" for i in range(4_000))
+    assert len(long) > limits.MAX_MATH_CHARS
+    docs, ctx = transformed(make_book, f"# 하나\n\n$$\n{long}\n$$\n")
+    [problem] = ctx.diagnostics
+    assert problem.code == "LIMIT009" and "characters" in problem.message
+    assert formulas(docs[0]) == []
+
+
+def test_a_drawing_past_any_page_is_refused() -> None:
+    with pytest.raises(MathError, match="em across"):
+        draw("\\rule{100000pt}{100000pt}", True)
+    assert draw("\\rule{10pt}{2pt}", True).width_em < 2
 
 
 def test_macros_share_the_books_expansion_budget(

@@ -87,6 +87,7 @@ def run_pandoc(
     file: Path | None = None,
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
+    hint: str = "",
 ) -> str:
     """Run pandoc with ``args`` on ``stdin``; a failure becomes a :class:`KobookError`.
     ``env``: variables added to the environment (``SOURCE_DATE_EPOCH`` for the EPUB);
@@ -104,7 +105,8 @@ def run_pandoc(
         file=file,
         env={**os.environ, **env} if env else None,
         cwd=cwd,
-        hint="look for long runs of unclosed [, <, ' or * in one paragraph, "
+        hint=hint
+        or "look for long runs of unclosed [, <, ' or * in one paragraph, "
         "or split the chapter; build it alone with --chapter to find it",
     )
     if proc.returncode != 0:
@@ -115,7 +117,8 @@ def run_pandoc(
                 "and was stopped",
                 code="LIMIT007",
                 file=file,
-                hint="split the chapter into smaller files; look for long runs of "
+                hint=hint
+                or "split the chapter into smaller files; look for long runs of "
                 "unclosed [ or [^ in one paragraph",
             )
         raise KobookError(f"{what} failed: {message}", code="PANDOC001", file=file)

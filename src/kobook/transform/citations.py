@@ -22,6 +22,7 @@ from ..load.config import key_line
 from ..parse import Doc, api_version
 from ..parse.ast import iter_nodes, walk
 from ..parse.pandoc import pandoc_version, run_pandoc
+from .bibfiles import check_bibliography, check_style
 from .context import Context
 
 
@@ -72,6 +73,7 @@ def book_bibliography(ctx: Context) -> list[Path]:
                 hint="fix 'bibliography:' in metadata.yaml",
             )
             continue
+        check_bibliography(path)  # LIMIT003/LIMIT011 at its line, before pandoc reads it
         paths.append(path)
     return paths
 
@@ -147,7 +149,14 @@ def cite(doc: Doc, ctx: Context) -> Doc:
     if cached is not None:
         out = json.loads(cached)
     else:
-        out = json.loads(run_pandoc(["-f", "json", "-t", "json", *args], payload, what="citeproc"))
+        answer = run_pandoc(
+            ["-f", "json", "-t", "json", *args],
+            payload,
+            what="citeproc",
+            file=paths[0] if paths else None,
+            hint="look at the bibliography's largest entries and its @string and crossref",
+        )
+        out = json.loads(answer)
         if cache:
             cache.put("cite", key, json.dumps(out).encode(), ".json")
     blocks = bind_et_al(out["blocks"])
@@ -288,6 +297,7 @@ def citation_style(ctx: Context, name: str) -> Path:
             line=line,
             hint="fix 'csl:' in metadata.yaml",
         )
+    check_style(path)  # CITE003: plain, well-formed XML (no entities pandoc would resolve)
     if re.search(r"rel\s*=\s*[\"']independent-parent", path.read_text("utf-8", "replace")):
         raise KobookError(
             f"citation style {name} is a dependent style: pandoc would download its parent "

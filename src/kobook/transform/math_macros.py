@@ -38,7 +38,15 @@ OPERATORS = {"\\DeclareMathOperator"}
 
 
 class MacroError(ValueError):
-    """A formula's macros expand past a limit (a loop or a bomb)."""
+    """A formula's macros expand past a limit (a loop or a bomb), or the formula itself is
+    past one; ``hint`` says what to do when it is not about macros."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+TOO_BIG = "split the formula, or show it as an image; no book needs one this large"
 
 
 @dataclass(frozen=True)
@@ -289,8 +297,12 @@ def expand_math_macros(doc: Doc, ctx: Context) -> Doc:
         occurrence = seen.get(tex, 0)
         seen[tex] = occurrence + 1
         try:
+            if len(tex) > limits.MAX_MATH_CHARS:  # as written, before anything reads it
+                raise MacroError(
+                    f"a formula of more than {limits.MAX_MATH_CHARS} characters", TOO_BIG
+                )
             if nesting(tex) > limits.MAX_MATH_DEPTH:  # before any renderer recurses into it
-                raise MacroError(f"math nests deeper than {limits.MAX_MATH_DEPTH} groups")
+                raise MacroError(f"math nests deeper than {limits.MAX_MATH_DEPTH} groups", TOO_BIG)
             expanded = expand(tex, macros)
             if expanded != tex:  # one budget with the book's includes
                 ctx.book.expansion.spend(len(expanded.encode("utf-8")), "math macros", ())
@@ -302,7 +314,8 @@ def expand_math_macros(doc: Doc, ctx: Context) -> Doc:
                 exc.diagnostic.message if isinstance(exc, KobookError) else str(exc),
                 needle=tex.strip().splitlines()[0] if tex.strip() else "",
                 occurrence=occurrence,
-                hint="define fewer levels of macros; a macro must not use itself",
+                hint=getattr(exc, "hint", "")
+                or "define fewer levels of macros; a macro must not use itself",
             )
             return {"t": "Code", "c": [attr("", ["math-error"]), tex.strip()]}
         if expanded == tex:

@@ -126,3 +126,28 @@ def test_extract_pairs_picks_the_common_translation() -> None:
     assert data["data parallelism"] == {"ko": "데이터 병렬화", "variants": ["데이터 병렬성"]}
     assert data["throughput"] == "처리량"
     assert "throughput" not in yaml.safe_load(glossary_yaml(pairs, minimum=2))
+
+
+# --- a glossary of tens of thousands of terms (issue 35) ----------------------------------
+
+
+def test_a_huge_glossary_finds_the_same_as_a_small_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The text is read once per span and index, whatever the glossary's size (counted)."""
+    from kobook.check import glossary as module
+
+    filler = [Term(f"term {i}", f"낱말{i}번", (f"딴말{i}번",)) for i in range(20_000)]
+    text = f"{GLOSSED}여기서 데이터 병렬성을 쓰고 Data Parallelism도 쓴다. 딴말7번도 있다.\n"
+    small = [(f.start, f.message) for f in found(text, "KO012", glossary(DATA_PARALLELISM))]
+    reads: list[int] = []
+    original = module.TermIndex.find
+
+    def counting(self: object, span: str) -> object:
+        reads.append(len(span))
+        return original(self, span)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module.TermIndex, "find", counting)
+    big = found(text, "KO012", glossary(DATA_PARALLELISM, *filler))
+    extra = (text.index("딴말7번"), "glossary: write '낱말7번' for term 7, not '딴말7번'")
+    assert [(f.start, f.message) for f in big] == [*small, extra]
+    spans = [n for n in reads if n > 12]  # the glossary's own terms are read once, to index
+    assert len(spans) <= 3 * (text.count("\n\n") + 1)  # three indexes per span of prose

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ... import limits
 from ...cache import Cache, digest
 from ...errors import Diagnostic, Location
 from ...korean.hangul import has_hangul
@@ -34,8 +35,9 @@ from .fonts import fontconfig
 
 SIZE = 20.0  # drawing size in px; the result is scaled in em, so any size works
 # 2: size switches dropped, definitions refused; 3: inline math in text style, the font in the key;
-# 4: a drawing with no height is an error; 5: array rows ziamath can draw (drawable_rows)
-RENDERER_VERSION = "6"
+# 4: a drawing with no height is an error; 5: array rows ziamath can draw (drawable_rows);
+# 6: cleaned as every published SVG; 7: a drawing past MAX_MATH_EM is an error
+RENDERER_VERSION = "7"
 # The default math font when installed (Debian fonts-lmodern, which TeX Live needs anyway):
 # its strokes match Noto Serif CJK's Latin, where STIX Two (ziamath's own, the fallback)
 # reads as bold next to the Korean serif.  ``mathfont:`` in metadata.yaml picks another.
@@ -246,6 +248,9 @@ def draw(tex: str, display: bool, font: str | None = None) -> MathImage:
         # draws as a box of negative height (nothing, or lines on top of each other).
         raise MathError("ziamath drew it with no height (a \\\\ line break in inline math?)")
     depth = height + y  # y is negative: the baseline is at 0
+    largest = max(width, height) / SIZE
+    if largest > limits.MAX_MATH_EM:  # \rule{100000pt}{100000pt}: a drawing past any page
+        raise MathError(f"its drawing is {largest:,.0f} em across, more than {limits.MAX_MATH_EM}")
     return MathImage(svg, width / SIZE, height / SIZE, max(0.0, depth) / SIZE)
 
 
