@@ -11,7 +11,7 @@ from typing import NoReturn
 import click
 
 from . import __version__
-from .errors import Diagnostic, KobookError
+from .errors import Diagnostic, KobookError, printable
 from .write.registry import pdf_engines
 
 project_option = click.option(
@@ -101,7 +101,7 @@ def build(
             trust=trust,
         )
     for note in result.notes:
-        click.echo(note, err=True)
+        click.echo(printable(note), err=True)
     print_diagnostics(result.diagnostics)
     if result.check_findings:
         counts: dict[str, int] = {}
@@ -114,7 +114,7 @@ def build(
             err=True,
         )
     for kind, path in result.outputs.items():
-        click.echo(f"{kind}: {path}")
+        click.echo(f"{kind}: {printable(str(path))}")
 
 
 def print_diagnostics(diagnostics: list[Diagnostic], per_code: int = 5) -> None:

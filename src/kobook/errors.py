@@ -23,12 +23,33 @@ class Location:
     def __str__(self) -> str:
         if self.file is None:
             return ""
-        text = str(self.file)
+        text = printable(str(self.file))
         if self.line:
             text += f":{self.line}"
             if self.col:
                 text += f":{self.col}"
         return text
+
+
+NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+LINE_BREAKS = {"\x85", "\u2028", "\u2029", "\x0b", "\x0c"}
+
+
+def printable(text: str) -> str:
+    """``text`` on one line, every control character and line break written as an escape
+    (``\\n``): a file name or title from the book printed raw could start a line of a CI
+    log with ``::error`` (a GitHub Actions command) or forge a message."""
+    if text.isprintable():
+        return text
+    out = []
+    for char in text:
+        if char in NAMED_ESCAPES:
+            out.append(NAMED_ESCAPES[char])
+        elif char in LINE_BREAKS or (ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0):
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -44,9 +65,9 @@ class Diagnostic:
     def format(self) -> str:
         where = str(self.location)
         head = f"{where}: " if where else ""
-        text = f"{head}{self.code} {self.message}"
+        text = f"{head}{self.code} {printable(self.message)}"
         if self.hint:
-            text += f"\n  → {self.hint}"
+            text += f"\n  → {printable(self.hint)}"
         return text
 
 

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Protocol, TextIO
 
+from .errors import printable
+
 
 class Progress(Protocol):
     def step(self, message: str) -> None: ...
@@ -27,7 +29,7 @@ class Lines:
 
     def step(self, message: str) -> None:
         elapsed = time.perf_counter() - self.start
-        print(f"[{elapsed:6.1f}s] {message}", file=self.stream, flush=True)
+        print(f"[{elapsed:6.1f}s] {printable(message)}", file=self.stream, flush=True)
 
 
 class Spinner:
@@ -38,7 +40,10 @@ class Spinner:
         self.start = time.perf_counter()
 
     def step(self, message: str) -> None:
-        self.status.update(f"[bold]kobook[/] {message}")  # type: ignore[attr-defined]
+        from rich.markup import escape
+
+        text = escape(printable(message))  # a chapter's name is no markup
+        self.status.update(f"[bold]kobook[/] {text}")  # type: ignore[attr-defined]
 
 
 @contextmanager

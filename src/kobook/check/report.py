@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import printable
 from ..source import parse_source
 from . import check_files
 from .github import annotation, github_path
@@ -33,7 +34,8 @@ def text_row(path: str, line: int, col: int, finding: Finding) -> str:
     the same word as ``--format json``'s ``severity`` (GitHub's ``notice`` is
     this ``info``).
     """
-    return f"{path}:{line}:{col}: {finding.severity} {finding.rule} {finding.message}"
+    where = printable(path)  # a file name from the book never starts a line of the log
+    return f"{where}:{line}:{col}: {finding.severity} {finding.rule} {printable(finding.message)}"
 
 
 def failing(reports: list[FileReport], fail_on: str) -> bool:
