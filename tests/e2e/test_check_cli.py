@@ -250,3 +250,17 @@ def test_strict_build_cli_fails_on_a_report_only_finding(strict_book: Path) -> N
     assert result.returncode == 1, result.stderr
     assert "CHK003" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_one_bad_front_matter_does_not_stop_the_other_fixes(tmp_path: Path) -> None:
+    (tmp_path / "book").mkdir()
+    (tmp_path / "metadata.yaml").write_text("title: 책\n", encoding="utf-8")
+    bad = "---\ntitle: [unclosed\n---\n# 장\n\nGPU을 쓴다.\n"
+    (tmp_path / "book" / "01.md").write_text(bad, encoding="utf-8")
+    (tmp_path / "book" / "02.md").write_text("# 둘\n\nGPU을 쓴다.\n", encoding="utf-8")
+    result = kobook_cli("check", "--fix", "--project", str(tmp_path))
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "book/01.md:2:1: error CHK006 not checked: FM001" in result.stdout + result.stderr
+    assert (tmp_path / "book" / "02.md").read_text(encoding="utf-8") == "# 둘\n\nGPU를 쓴다.\n"
+    assert (tmp_path / "book" / "01.md").read_text(encoding="utf-8") == bad

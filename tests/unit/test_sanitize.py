@@ -78,6 +78,9 @@ DANGEROUS = [
     ('<span style="position:fixed;top:0">글</span>', ["position", "fixed"], "position"),
     ('<p style="width: expression(alert(1))">글</p>', ["expression", "alert"], "expression"),
     ("[글]{style=\"background-image: url('https://evil.example/')\"}", ["url("], "style"),
+    # The search index is kobook's: a book may not rename results or hide text from it.
+    ('<p data-pagefind-ignore="all">숨긴 글</p>', ["data-pagefind"], "data-pagefind-ignore"),
+    ('[글]{data-pagefind-meta="title:가짜"}', ["data-pagefind", "가짜"], "data-pagefind-meta"),
 ]
 
 

@@ -153,8 +153,15 @@ def check_files(
         source = read_text_file(path)
         text = source.text
         report = FileReport(path=path, doc_text=text)
-        file_settings = dataclasses.replace(settings, glossary_seen=earlier.terms_before(path))
-        own_lang = split_front_matter(text, path).meta.get("lang")
+        try:
+            file_settings = dataclasses.replace(
+                settings, glossary_seen=earlier.terms_before(path)
+            )
+            own_lang = split_front_matter(text, path).meta.get("lang")
+        except KobookError as error:  # its front matter (FM001): said, and the others go on
+            report.findings = [unchecked(text, error)]
+            reports.append(report)
+            continue
         if own_lang:
             file_settings = dataclasses.replace(settings, language=language_of(str(own_lang)))
         if fix:
@@ -179,6 +186,15 @@ def check_files(
     return reports
 
 
+def unchecked(text: str, error: KobookError) -> Finding:
+    """A file that could not be checked (its front matter is not YAML): the error, at its
+    line, as the file's one finding."""
+    line = max(error.diagnostic.location.line, 1)
+    offset = len("\n".join(text.split("\n")[: line - 1])) + (1 if line > 1 else 0)
+    message = f"not checked: {error.code} {error.diagnostic.message}"
+    return Finding("CHK006", offset, offset, message, None, "error")
+
+
 class EarlierChapters:
     """Which glossary terms the chapters before a file use (KO012: first use per book).
 
@@ -200,7 +216,11 @@ class EarlierChapters:
 
     def read(self, path: Path, text: str) -> None:
         if path.resolve() in self.order:
-            self.used[path.resolve()] = terms_used(parse_source(text, path), self.settings)
+            try:
+                used = terms_used(parse_source(text, path), self.settings)
+            except KobookError:  # reported where that file is checked
+                used = set()
+            self.used[path.resolve()] = used
 
     def terms_before(self, path: Path) -> frozenset[str]:
         path = path.resolve()

@@ -169,5 +169,12 @@ NOTICES: list[Rule] = [
         "report",
         made_by_the_runner,
     ),
+    Rule(
+        "CHK006",
+        "file not checked: its front matter could not be read (the other files were)",
+        "error",
+        "report",
+        made_by_the_runner,
+    ),
 ]
 BY_ID = {rule.id: rule for rule in [*RULES, *NOTICES]}

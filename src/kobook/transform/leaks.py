@@ -114,19 +114,19 @@ MESSAGES = {
     "dollars": "leftover {construct} (a math delimiter without its partner) left in the text",
 }
 HINTS = {
-    "liquid-tag": "Liquid is not run by kobook: set `dialect: distill` in metadata.yaml (coming) "
+    "liquid-tag": "Liquid is not run by kobook: set `dialect: distill` in metadata.yaml "
     "or rewrite it as pandoc Markdown (a figure is ![caption](path), a details box ::: {.note})",
     "liquid-output": "Liquid is not run by kobook: set `dialect: distill` in metadata.yaml "
-    "(coming) or write the value itself",
+    "or write the value itself",
     "mdbook": "mdBook directives are not run by kobook: set `dialect: mdbook` in metadata.yaml "
-    "(coming) or paste the included text",
-    "distill": "set `dialect: distill` in metadata.yaml (coming) or rewrite it as pandoc "
+    "or paste the included text",
+    "distill": "set `dialect: distill` in metadata.yaml or rewrite it as pandoc "
     "Markdown (a footnote is ^[text], a citation [@key])",
     "markdown-attr": "write a pandoc fenced div instead: ::: {.class} … :::",
     "kramdown-ial": "pandoc puts attributes right after the element, {#id .class}; "
     "rewrite or remove the {: …}",
     "role": "write a pandoc cross-reference (@fig:id, @eq:id) or citation ([@key]) instead",
-    "d2l-tab": "keep one code block per language, or set the d2lbook dialect (coming)",
+    "d2l-tab": "keep one code block per language (kobook has no d2lbook dialect)",
     "div-fence": "a fenced div is ::: {.class} … ::: after a blank line; add the partner "
     "or remove the stray :::",
     "dollars": "close the math with a second $$, or write a literal dollar sign as \\$",

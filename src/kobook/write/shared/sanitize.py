@@ -259,7 +259,9 @@ class Sanitizer:
         A boolean attribute (``<details open>``) comes as ``""``, as browsers read it.
         """
         label = f"<{tag}>" if tag != "*" else "an element"
-        if name.startswith("on") or name in NEVER_ATTRS:
+        if name.startswith(("on", "data-pagefind")) or name in NEVER_ATTRS:
+            # data-pagefind-*: the site's search index is kobook's (a book could rename
+            # its results or hide its text from search)
             self.note(f"attribute {name}= on {label}", [where, f"{name}="])
             return None
         if name == "style":
