@@ -25,6 +25,7 @@ from .progress import Progress, Silent
 from .reproducible import source_date_epoch
 from .transform import transform_book
 from .write import registry
+from .write.shared.common import sweep_scratch
 from .write.shared.templates import untrusted as untrusted_templates
 
 FORMATS = ("pdf", "html", "epub")
@@ -89,6 +90,7 @@ def build(
         clock = now
 
     progress.step("loading the book")
+    sweep_scratch()  # what a killed build left in the temporary folder
     book = load_book(root)
     wanted = wanted or expand_formats(book.config.formats)
     result.notes.append(f"chapters: {book.discovery}: " + ", ".join(chapter_names(book)))

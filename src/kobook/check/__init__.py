@@ -154,9 +154,7 @@ def check_files(
         text = source.text
         report = FileReport(path=path, doc_text=text)
         try:
-            file_settings = dataclasses.replace(
-                settings, glossary_seen=earlier.terms_before(path)
-            )
+            file_settings = dataclasses.replace(settings, glossary_seen=earlier.terms_before(path))
             own_lang = split_front_matter(text, path).meta.get("lang")
         except KobookError as error:  # its front matter (FM001): said, and the others go on
             report.findings = [unchecked(text, error)]

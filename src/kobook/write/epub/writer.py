@@ -33,7 +33,6 @@ import hashlib
 import json
 import mimetypes
 import re
-import tempfile
 import uuid
 import zipfile
 from html import escape, unescape
@@ -49,7 +48,7 @@ from ...parse import Doc, api_version
 from ...parse.ast import copy_tree, iter_nodes, walk
 from ...parse.pandoc import run_pandoc
 from ..shared import passes, svgclean
-from ..shared.common import allowed_folders, atomic_output
+from ..shared.common import allowed_folders, atomic_output, scratch
 from ..shared.sanitize import sanitize_blocks
 from ..shared.templates import environment
 from . import cover, fonts, math
@@ -75,7 +74,7 @@ def write_epub(book: Book, docs: list[Doc], out: Path, cache: Cache | None) -> l
     config = book.config
     env = environment(book.root, trusted=book.trusted)
     settings = config.get("epub") or {}
-    with tempfile.TemporaryDirectory(prefix="kobook-epub-") as work:
+    with scratch("epub") as work:
         folder = Path(work)
         css = folder / "book.css"
         embedded = fonts.embedded(book, docs, folder) if settings.get("embed-fonts") else []

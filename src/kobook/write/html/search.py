@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import tempfile
 from pathlib import Path
 
 from ... import limits, tools
@@ -30,6 +29,7 @@ from ...errors import Diagnostic, Location
 from ...korean.particles import search_endings
 from ...lang import language_of
 from ...load.config import Config
+from ..shared.common import scratch as scratch_folder
 
 SEARCH_DIR = "search"
 
@@ -82,7 +82,7 @@ def index_pages(site: Path, pages: list[str], lang: str) -> list[Diagnostic]:
     if program is None:
         return [missing_search()]
     out = site / SEARCH_DIR
-    with tempfile.TemporaryDirectory(prefix="kobook-search-") as scratch:
+    with scratch_folder("search") as scratch:
         pages_dir = Path(scratch) / "pages"
         pages_dir.mkdir()
         for name in pages:

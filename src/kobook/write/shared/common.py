@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -80,8 +82,8 @@ def blocks_to_html(blocks: list[dict[str, Any]], extra_args: list[str] | None = 
 @functools.cache
 def highlight_css() -> str:
     """The CSS of pandoc's code highlighting style (pandoc only emits it standalone)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        template = Path(tmp) / "hl.html"
+    with scratch("highlight") as tmp:
+        template = tmp / "hl.html"
         template.write_text("$highlighting-css$", encoding="utf-8")
         return run_pandoc(
             [
@@ -119,11 +121,68 @@ def public_modes(root: Path) -> None:
                 os.chmod(os.path.join(folder, name), PUBLIC_FILE)
 
 
+# --- temporary files: named by the process that made them, swept when it is gone -------
+
+
+def alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs (one of another user counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep(folder: Path, stem: str, *, any_kind: bool = False) -> None:
+    """Remove what a killed kobook left in ``folder``: entries named ``STEM.PID.…`` of this
+    user whose process is gone (``kill -9`` runs no ``finally``: a 0-byte
+    ``.book.pdf.*.tmp`` stayed in ``dist/`` and a ``kobook-runs-*`` folder in /tmp).
+    ``any_kind``: ``STEM-KIND.PID.…`` for every kind of :func:`scratch` folder."""
+    kind = r"-[a-z]+" if any_kind else ""
+    pattern = re.compile(re.escape(stem) + kind + r"\.(\d+)\.")
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        found = pattern.match(entry.name)
+        if found is None or int(found.group(1)) == os.getpid() or alive(int(found.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
+
+
+def owned(stem: str) -> str:
+    """The prefix of a temporary name :func:`sweep` can tell is this process's."""
+    return f"{stem}.{os.getpid()}."
+
+
+@contextmanager
+def scratch(kind: str) -> Iterator[Path]:
+    """A temporary folder for ``kind`` of work, removed after; one a killed run left is
+    removed by the next build (:func:`sweep_scratch`)."""
+    with tempfile.TemporaryDirectory(prefix=owned(f"kobook-{kind}")) as folder:
+        yield Path(folder)
+
+
+def sweep_scratch() -> None:
+    """Remove the :func:`scratch` folders killed kobook runs left (a build does, first)."""
+    sweep(Path(tempfile.gettempdir()), "kobook", any_kind=True)
+
+
 @contextmanager
 def atomic_output(path: Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; move it into place only on success."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    sweep(path.parent, f".{path.name}")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=owned(f".{path.name}"), suffix=".tmp")
     os.close(fd)
     tmp_path = Path(tmp)
     try:
@@ -138,7 +197,8 @@ def atomic_output(path: Path) -> Iterator[Path]:
 def atomic_directory(path: Path) -> Iterator[Path]:
     """Build a folder next to ``path`` and swap it in only when complete."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}."))
+    sweep(path.parent, f".{path.name}")
+    tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=owned(f".{path.name}")))
     try:
         yield tmp
         os.chmod(tmp, PUBLIC_FOLDER)

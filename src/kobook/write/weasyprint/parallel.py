@@ -45,7 +45,6 @@ import contextlib
 import contextvars
 import html as html_text
 import re
-import tempfile
 import threading
 import traceback
 from collections.abc import Callable
@@ -56,6 +55,7 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from ..shared.common import scratch
 from .subset import UNION, identity
 
 CHAPTER_MARK = "<!--kobook:chapter-->"
@@ -480,7 +480,7 @@ def write(work: Plan, title: str, out: Path, settings: dict[str, Any]) -> bool:
     context = multiprocessing.get_context("fork")
     documents, starts, footnotes = run_documents(work, title)
     workers: list[Worker] = []
-    with tempfile.TemporaryDirectory(prefix="kobook-runs-") as folder:
+    with scratch("runs") as folder:
         try:
             for index, html in enumerate(documents):
                 mine, theirs = context.Pipe()
