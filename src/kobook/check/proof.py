@@ -33,13 +33,16 @@ from ..cache import Cache, digest
 from ..errors import KobookError
 from ..load.frontmatter import fence_end
 from ..parse import guard
+from ..parse.ast import copy_tree, iter_nodes
 from ..parse.pandoc import READER, markdown_to_ast, pandoc_version
+from .anchors import pin_identifiers
 from .model import Finding, Settings
 from .runner import MAX_PASSES, apply_fixes, check_text
 
-# Header identifiers that pandoc derives from the heading's text would change
-# with the text; explicit ``{#id}`` ones (masked by the source layer) still count.
-PROOF_EXTENSIONS = "-auto_identifiers"
+# The build's reader, automatic header identifiers included: every heading's identifier
+# is part of the proof, compared on its own (:func:`identifiers`) so that a fix that
+# moves one can pin the old one (:mod:`.anchors`) instead of being refused.
+PROOF_EXTENSIONS = ""
 TEXT_NODES = {"Str", "Space", "SoftBreak"}
 QUOTE_MARKS = {"DoubleQuote": ("“", "”"), "SingleQuote": ("‘", "’")}
 TEXT = {"t": "Text"}  # the placeholder for a run of prose
@@ -120,8 +123,34 @@ def mask(node: Any) -> Any:
 
 
 def masked_ast(text: str, *, reader: str = READER) -> Any:
-    """pandoc's AST of ``text`` (blocks and metadata) with the prose masked out."""
-    return mask(proof_ast(text, reader=reader))
+    """pandoc's AST of ``text`` (blocks and metadata) with the prose masked out, and its
+    headings' identifiers apart (``{"ids": [...], "ast": ...}``)."""
+    return masked_apart(proof_ast(text, reader=reader))
+
+
+def masked_apart(ast: dict[str, Any]) -> dict[str, Any]:
+    """``ast`` masked, its headings' identifiers taken out into a list (``ast`` changes)."""
+    ids = []
+    for node in iter_nodes(ast["blocks"]):
+        if node["t"] == "Header":
+            ids.append(node["c"][1][0])
+            node["c"][1] = ["", *node["c"][1][1:]]
+    return {"ids": ids, "ast": mask(ast)}
+
+
+def structure(masked: Any) -> Any:
+    """A masked text without its headings' identifiers (what must not change at all)."""
+    return (
+        {key: structure(value) for key, value in masked.items() if key != "ids"}
+        if (isinstance(masked, dict) and "t" not in masked)
+        else masked
+    )
+
+
+def identifiers(masked: Any) -> list[str]:
+    """The headings' identifiers of a masked text (front matter aside), in order."""
+    inner = masked.get("ast", masked) if isinstance(masked, dict) else {}
+    return list(inner.get("ids", [])) if isinstance(inner, dict) else []
 
 
 def proof_ast(text: str, *, reader: str = READER) -> dict[str, Any]:
@@ -195,8 +224,8 @@ class Proof:
             return json.loads(cached)
         ast = proof_ast(body, reader=self.reader)
         if self.keep_parsed:
-            self.parsed[body] = ast
-        masked = mask(ast)
+            self.parsed[body] = copy_tree(ast)
+        masked = masked_apart(ast)
         if self.cache is None:
             return masked
         self.cache.put("proof", name, json.dumps(masked).encode("utf-8"), ".json")
@@ -237,8 +266,8 @@ class Proof:
             first = exc.diagnostic.message.splitlines()[0]
             self.why = f"pandoc could not read the fixed text ({first})"
             return False
-        if fixed == self.original:
-            return True
+        if structure(fixed) == structure(self.original):
+            return True  # headings' identifiers: compared at the end (PendingFix.result)
         self.why = (
             f"it would change code, math, links or structure ({difference(self.original, fixed)})"
         )
@@ -246,8 +275,12 @@ class Proof:
 
 
 def proves_prose_only(before: str, after: str, *, reader: str = READER) -> bool:
-    """True when ``after`` differs from ``before`` only in prose (see the module)."""
-    return Proof(before, reader).accepts(after)
+    """True when ``after`` differs from ``before`` only in prose (see the module), every
+    heading keeping its identifier."""
+    proof = Proof(before, reader)
+    if not proof.accepts(after):
+        return False
+    return before == after or identifiers(proof.masked(after)) == identifiers(proof.original)
 
 
 def key(finding: Finding) -> tuple[str, int, int, str | None]:
@@ -386,8 +419,46 @@ class PendingFix:
     def result(self) -> ProvenFix:
         """The proven fixed text and what is left to report (waits for pandoc)."""
         if self._result is None:
-            self._result = self.guess if self._accepted() else self._by_passes()
+            chosen = self.guess if self._accepted() else self._by_passes()
+            self._result = self._addresses_kept(chosen)
         return self._result
+
+    def _addresses_kept(self, chosen: ProvenFix) -> ProvenFix:
+        """``chosen`` with every heading at its old identifier (:mod:`.anchors`): the ones
+        a fix moved are written out; when that cannot be done the file keeps its text and
+        the fixes are refused (CHK004)."""
+        if chosen.text == self.text or self.proof.original is None:
+            return chosen
+        before = identifiers(self.proof.original)
+        fixed = self._masked(chosen.text)
+        after = identifiers(fixed)
+        if after == before:
+            return chosen
+        if len(after) == len(before):
+            moved = {
+                i: old for i, (old, new) in enumerate(zip(before, after, strict=True)) if old != new
+            }
+            candidate = pin_identifiers(chosen.text, moved)
+            if candidate is not None:
+                kept = self._masked(candidate)
+                same = structure(kept) == structure(self.proof.original)
+                if same and identifiers(kept) == before:
+                    return ProvenFix(candidate, self.check(candidate), chosen.refused)
+        gone = [old for old in before if old not in after] or before
+        why = f"it would move a heading's address (#{gone[0]})"
+        findings = self.check(self.text)
+        refused = [refusal(f, why) if f.replacement is not None else f for f in findings]
+        return ProvenFix(self.text, refused, sum(1 for f in findings if f.replacement))
+
+    def _masked(self, text: str) -> Any:
+        """The masked AST of ``text``: the one being parsed for the proof, else parsed now."""
+        future = self._parses.get(text)
+        if future is not None:
+            try:
+                return future.result()
+            except KobookError:
+                pass
+        return self.proof.masked(text)
 
     def parses(self, text: str) -> bool:
         """Is pandoc parsing ``text`` for the proof (so :meth:`pandoc_ast` may give it)?"""
@@ -400,7 +471,7 @@ class PendingFix:
 
     def pandoc_ast(self, text: str) -> dict[str, Any] | None:
         """pandoc's own AST of ``text``, one of the texts told to ``on_candidate``, as the
-        proof read it (the build's reader without automatic header ids); waits for
+        proof read it (the build's reader, automatic header ids included); waits for
         pandoc.  None when it is not at hand: a proof found in the cache, a text with
         front matter (the proof reads the rest), a text pandoc failed on.
         """

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kobook.check import Settings, fix_text
-from kobook.check.proof import Proof, proven_fix
+from kobook.check.proof import Proof, identifiers, proven_fix, structure
 from kobook.load.textfile import line_endings, restore_newlines, unify_newlines
 
 from .test_properties import BAD, CLEAN
@@ -172,3 +172,24 @@ def test_proven_fix_is_idempotent(doc: Doc) -> None:
     once = proven_fix(text, None, SETTINGS)
     assert Proof(text).accepts(once.text)
     assert proven_fix(once.text, None, SETTINGS).text == once.text
+
+
+@settings(max_examples=max(EXAMPLES // 4, 30), deadline=None, derandomize=True, database=None)
+@given(
+    documents(), st.sampled_from(["H100는 빠르다", "ＧＰＵ 메모리", "CPU이 느리다", "GPU을 쓴다"])
+)
+def test_proven_fix_keeps_every_heading_address(doc: Doc, heading: str) -> None:
+    """Issue 34: a fix inside a heading changed pandoc's identifier of it, and links to
+    the old one dangled.  Every identifier the document defines stays, links included."""
+    text = f"# {heading}\n\n" + unify_newlines(doc.text)
+    proof = Proof(text)
+    before = identifiers(proof.masked(text))
+    links = " ".join(f"[절](#{ident})" for ident in before)
+    text += f"\n문단의 링크: {links}\n"
+    before = identifiers(proof.masked(text))
+    fixed = proven_fix(text, None, SETTINGS)
+    after = Proof(text)
+    after_masked = after.masked(fixed.text)
+    assert identifiers(after_masked) == before
+    assert structure(after_masked) == structure(after.masked(text))
+    assert proven_fix(fixed.text, None, SETTINGS).text == fixed.text
