@@ -264,3 +264,21 @@ def test_one_bad_front_matter_does_not_stop_the_other_fixes(tmp_path: Path) -> N
     assert "book/01.md:2:1: error CHK006 not checked: FM001" in result.stdout + result.stderr
     assert (tmp_path / "book" / "02.md").read_text(encoding="utf-8") == "# 둘\n\nGPU를 쓴다.\n"
     assert (tmp_path / "book" / "01.md").read_text(encoding="utf-8") == bad
+
+
+def test_check_and_build_agree_on_an_mdbook_books_language(tmp_path: Path) -> None:
+    """book.toml's language = "en": the build writes English, and check applies the rules
+    of an English book (Latin-only prose is not held to Korean rules)."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "book.toml").write_text('[book]\ntitle = "Book"\nlanguage = "en"\n', "utf-8")
+    (tmp_path / "src" / "SUMMARY.md").write_text("# Summary\n\n- [Ch](ch.md)\n", "utf-8")
+    (tmp_path / "src" / "ch.md").write_text("# Chapter\n\nWait for it...\n", "utf-8")
+    (tmp_path / "metadata.yaml").write_text("dialect: mdbook\n", "utf-8")
+    built = kobook.build(tmp_path, ["html"])
+    page = (built.outputs["html"].parent / "index.html").read_text(encoding="utf-8")
+    assert 'lang="en"' in page
+    checked = kobook_cli("check", "--project", str(tmp_path))
+    assert "KO008" not in checked.stdout + checked.stderr, checked.stdout
+    (tmp_path / "metadata.yaml").write_text("dialect: mdbook\nlang: ko\n", "utf-8")
+    checked = kobook_cli("check", "--project", str(tmp_path))
+    assert "KO008" in checked.stdout + checked.stderr  # metadata.yaml wins, as in a build

@@ -15,7 +15,7 @@ from ..boundary import inside
 from ..errors import KobookError
 from ..lang import language_of
 from ..load import Config, load_config
-from ..load.book import chapter_files
+from ..load.book import chapter_files, with_dialect_metadata
 from ..load.config import key_line
 from ..load.frontmatter import split_front_matter
 from ..load.schema import CHECK_KEYS, as_choice
@@ -133,7 +133,8 @@ def check_files(
     when the caller already has them.
     """
     root = root.resolve()
-    config = load_config(root / "metadata.yaml")
+    # The book's language from book.toml too: check and build apply the same rules.
+    config = with_dialect_metadata(root, load_config(root / "metadata.yaml"))
     if settings is None:
         settings = settings_from(config, root)
     if select:

@@ -58,10 +58,12 @@ def run_check(
 ) -> int:
     """Run the checks, print them; the exit code follows ``check.fail-on``."""
     from ..load import load_config
+    from ..load.book import with_dialect_metadata
     from . import settings_from
 
     root = project.resolve()
-    settings = settings_from(load_config(root / "metadata.yaml"), root)
+    config = with_dialect_metadata(root, load_config(root / "metadata.yaml"))  # as build does
+    settings = settings_from(config, root)
     reports = check_files(
         root,
         paths or None,

@@ -162,6 +162,20 @@ class Book:
         return Location()
 
 
+def with_dialect_metadata(root: Path, config: Config) -> Config:
+    """``config`` with what the repository states in its dialect's own files (``book.toml``,
+    ``_config.yml``): metadata.yaml wins, and their values are checked alike.  The one
+    place build and check learn the book's language and title from."""
+    dialect = book_dialect(config)
+    stated = {k: v for k, v in dialect.metadata(root).items() if k not in config.raw}
+    if stated:
+        where = root / dialect.metadata_file if dialect.metadata_file else None
+        text = where.read_text(encoding="utf-8", errors="replace") if where else ""
+        validate(stated, where, text)
+        config.raw.update(stated)
+    return config
+
+
 def load_book(root: Path, config: Config | None = None) -> Book:
     """Load ``root`` (a project folder) into a :class:`Book` with all its chapters.
 
@@ -171,14 +185,10 @@ def load_book(root: Path, config: Config | None = None) -> Book:
     root = root.resolve()
     if not root.is_dir():
         raise KobookError(f"project folder not found: {root}", code="LOAD001", file=root)
-    config = config if config is not None else load_config(root / "metadata.yaml")
+    config = with_dialect_metadata(
+        root, config if config is not None else load_config(root / "metadata.yaml")
+    )
     dialect = book_dialect(config)
-    stated = {k: v for k, v in dialect.metadata(root).items() if k not in config.raw}
-    if stated:  # book.toml, _config.yml: metadata.yaml wins; their values checked alike
-        where = root / dialect.metadata_file if dialect.metadata_file else None
-        text = where.read_text(encoding="utf-8", errors="replace") if where else ""
-        validate(stated, where, text)
-        config.raw.update(stated)
     layout = None if config.get("chapters") else dialect.layout(root, config)
     if layout is not None:
         return book_from_layout(root, config, layout)
