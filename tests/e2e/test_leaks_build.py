@@ -8,6 +8,7 @@ import pytest
 
 import kobook
 from kobook.errors import KobookError
+from kobook.write import registry
 from tests.conftest import BookMaker
 from tests.e2e.test_cli import kobook as kobook_cli
 
@@ -61,8 +62,8 @@ def test_strict_fails_on_leak001_and_writes_nothing(liquid: Path, tmp_path: Path
     assert cli.returncode == 1 and "LEAK003" in cli.stderr and "LEAK001" in cli.stderr
 
 
-@pytest.mark.parametrize("engine", ["weasyprint", "xelatex"])
-def test_iframe_is_leak002_for_both_engines(iframe: Path, tmp_path: Path, engine: str) -> None:
+@pytest.mark.parametrize("engine", registry.pdf_engines())
+def test_iframe_is_leak002_for_every_engine(iframe: Path, tmp_path: Path, engine: str) -> None:
     result = kobook.build(
         iframe, ["pdf"], engine=engine, out=tmp_path / "out", cache_dir=tmp_path / "c"
     )

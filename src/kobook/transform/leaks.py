@@ -41,8 +41,9 @@ inline code, comments and math) and the i-th finding of a kind and name is
 placed at the i-th source occurrence (preferring one with the same text).
 ``kobook check`` reports those source occurrences directly (``check/leaks.py``).
 
-LEAK002 is raw HTML the PDF engine cannot draw: :func:`undrawable_html`, used
-by both PDF writers (:func:`html_leaks`).  ``<d-…>`` elements are LEAK001 only.
+LEAK002 is raw HTML the PDF engine cannot draw: :func:`undrawable_html`, from
+what the writer registry declares each engine does with raw HTML, reported once
+per build (:func:`html_leaks`).  ``<d-…>`` elements are LEAK001 only.
 ``--strict`` (:func:`fail_on_leaks`, LEAK003) is checked by ``api.build`` after
 the transforms and before any writer runs, so no output is left in place.
 """
@@ -632,11 +633,13 @@ OPAQUE = re.compile(r"<(script|style)\b.*?</\1\s*>", re.S | re.I)
 FOREIGN = ("svg", "math")
 
 
-def undrawable_tags(blocks: list[Node], engine: str) -> list[tuple[str, str, Node]]:
-    """``(name as written, start tag, node)`` of raw HTML the engine cannot draw."""
+def undrawable_tags(blocks: list[Node], draws_html: bool) -> list[tuple[str, str, Node]]:
+    """``(name as written, start tag, node)`` of raw HTML a writer cannot draw: one that
+    lays HTML out (``draws_html``) loses :data:`WEASYPRINT_UNDRAWABLE`, one whose pandoc
+    writer drops the tags :data:`XELATEX_UNDRAWABLE` too."""
     out: list[tuple[str, str, Node]] = []
     depth = 0  # inside <svg> or <math>: their children are drawn by them
-    lost = XELATEX_UNDRAWABLE if engine == "xelatex" else WEASYPRINT_UNDRAWABLE
+    lost = WEASYPRINT_UNDRAWABLE if draws_html else XELATEX_UNDRAWABLE
     for node in iter_raw_html(blocks):
         html = OPAQUE.sub(lambda m: m.group(0)[: m.group(0).find(">") + 1], node["c"][1])
         html = strip_comments(html)
@@ -660,9 +663,9 @@ def undrawable_tags(blocks: list[Node], engine: str) -> list[tuple[str, str, Nod
     return out
 
 
-def undrawable_html(blocks: list[Node], engine: str) -> list[tuple[str, Node]]:
-    """``(tag name, node)`` of each raw HTML element ``engine`` cannot draw (LEAK002)."""
-    return [(name, node) for name, _, node in undrawable_tags(blocks, engine)]
+def undrawable_html(blocks: list[Node], draws_html: bool) -> list[tuple[str, Node]]:
+    """``(tag name, node)`` of each raw HTML element a writer cannot draw (LEAK002)."""
+    return [(name, node) for name, _, node in undrawable_tags(blocks, draws_html)]
 
 
 def iter_raw_html(blocks: list[Node]) -> Iterator[Node]:
@@ -673,11 +676,13 @@ def iter_raw_html(blocks: list[Node]) -> Iterator[Node]:
             yield node
 
 
-def html_leaks(docs: list[Doc], engine: str) -> list[Diagnostic]:
-    """LEAK002 warnings for the chapters a PDF writer is about to draw."""
+def html_leaks(docs: list[Doc], draws_html: bool, label: str) -> list[Diagnostic]:
+    """LEAK002 warnings for the chapters a PDF writer (its ``label``, and what it does with
+    raw HTML, as the writer registry declares it) is about to draw: made once per build,
+    before the writer runs, never by the writer itself."""
     out = []
     for doc in docs:
-        found = undrawable_tags(doc.blocks, engine)
+        found = undrawable_tags(doc.blocks, draws_html)
         if not found:
             continue
         locator = Locator(doc.chapter)
@@ -685,10 +690,10 @@ def html_leaks(docs: list[Doc], engine: str) -> list[Diagnostic]:
             source = locator.take(Found("html", name.lower(), tag), "tags")
             if locator.suppressed("LEAK002", source):
                 continue
-            if engine == "xelatex":
-                text = f"raw HTML <{name}> is left out of the PDF (the LaTeX writer drops raw HTML)"
+            if not draws_html:
+                text = f"raw HTML <{name}> is left out of the {label} (pandoc drops raw HTML)"
             elif name.lower() in WEASYPRINT_UNDRAWABLE:
-                text = f"raw HTML <{name}> cannot be drawn in the PDF (WeasyPrint leaves it out)"
+                text = f"raw HTML <{name}> cannot be drawn in the {label} (it leaves it out)"
             else:
                 text = f"raw HTML <{name}> is not an HTML element: the PDF shows its text at most"
             out.append(

@@ -55,6 +55,10 @@ class Writer:
     label: str  # its output in messages ("the HTML and WeasyPrint PDF outputs ignore it")
     raw_latex: bool  # whether it uses the book's raw LaTeX (others note it once: TEX005)
     run: Callable[[Job], Written] = field(repr=False, compare=False)  # imports the writer
+    # What it does with raw HTML, as data (one pass reports what it loses, LEAK002):
+    # True: it lays HTML out (all but transform/leaks.py's WEASYPRINT_UNDRAWABLE);
+    # False: pandoc's writer drops the tags and keeps the text between them.
+    draws_html: bool = True
 
 
 def _html(job: Job) -> Written:
@@ -95,13 +99,27 @@ def _epub(job: Job) -> Written:
     return Written(job.out, problems)
 
 
-# The default PDF engine first.  Name, output, summary, label, raw LaTeX, run.
+# The default PDF engine first.  Name, output, summary, label, raw LaTeX, run, raw HTML.
 WRITERS = (
     Writer("weasyprint", "pdf", "laying out the PDF (WeasyPrint)", "WeasyPrint PDF", False, _weasy),
     Writer(
-        "xelatex", "pdf", "typesetting the PDF (pandoc + XeLaTeX)", "XeLaTeX PDF", True, _xelatex
+        "xelatex",
+        "pdf",
+        "typesetting the PDF (pandoc + XeLaTeX)",
+        "XeLaTeX PDF",
+        True,
+        _xelatex,
+        draws_html=False,
     ),
-    Writer("typst", "pdf", "typesetting the PDF (pandoc + Typst)", "Typst PDF", False, _typst),
+    Writer(
+        "typst",
+        "pdf",
+        "typesetting the PDF (pandoc + Typst)",
+        "Typst PDF",
+        False,
+        _typst,
+        draws_html=False,
+    ),
     Writer("html", "html", "writing the HTML book", "HTML", False, _html),
     Writer("epub", "epub", "writing the EPUB (pandoc)", "EPUB", False, _epub),
 )

@@ -43,7 +43,6 @@ from ...parse.ast import (
 )
 from ...parse.pandoc import run_pandoc
 from ...reproducible import latex_environment
-from ...transform.leaks import html_leaks
 from ..shared import passes
 from ..shared.common import atomic_output, chapter_at, part_titles
 from ..shared.fontcoverage import covers, fallback_family
@@ -1189,7 +1188,6 @@ def write_pdf(
         )
     assets = Assets(cache.root, book.root)
     latex, problems = render_latex(book, docs, cache, trusted=trusted, assets=assets)
-    problems += html_leaks(docs, "xelatex")  # LEAK002: raw HTML it cannot draw
     workdir = compiler_workdir(cache.root, out, "latex", "LaTeX working folder")
     assets.link(workdir)
     tex = workdir / "book.tex"

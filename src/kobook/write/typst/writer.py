@@ -36,7 +36,6 @@ from ...load import Book
 from ...parse import Doc, api_version
 from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, stringify, walk
 from ...parse.pandoc import run_pandoc
-from ...transform.leaks import html_leaks
 from ..shared import passes
 from ..shared.common import atomic_output, chapter_at, part_titles, text_chars
 from ..shared.fontcoverage import covers, fallback_family
@@ -920,7 +919,7 @@ def write_pdf(
             missing,
             "see the list below; --keep-going writes the PDF anyway",
         )
-    source, problems = rendered.source, rendered.problems + html_leaks(docs, "typst")
+    source, problems = rendered.source, rendered.problems
     assets.link(workdir)
     main = workdir / "book.typ"
     main.write_text(source, encoding="utf-8")

@@ -23,7 +23,6 @@ from ...load import Book, Config
 from ...parse import Doc
 from ...parse.ast import copy_tree, iter_nodes
 from ...reproducible import w3c_datetime
-from ...transform.leaks import html_leaks
 from ..shared import codewrap, passes
 from ..shared.blockhtml import BlockHtml
 from ..shared.common import (
@@ -362,7 +361,6 @@ def write_pdf(
     relayout.install()
     figures.install()
     html, problems = render_html(book, docs, cache)
-    problems += html_leaks(docs, "weasyprint")  # LEAK002: raw HTML it cannot draw
     weasy_logger = logging.getLogger("weasyprint")
     glyphs = MissingGlyphs()
     weasy_logger.addHandler(glyphs)
