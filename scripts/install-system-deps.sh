@@ -61,6 +61,8 @@ if [ "$want_tex" = 1 ]; then
   kpse ctexhook.sty || need texlive-lang-chinese
   kpse fvextra.sty || need texlive-latex-extra
   kpse framed.sty || need texlive-latex-extra
+  # soul: pandoc's LaTeX for strikeout, underline and <mark> (\st, \ul, \hl).
+  kpse soul.sty || need texlive-plain-generic
   kpse tcolorbox.sty || need texlive-latex-extra
   kpse lmodern.sty || need lmodern
   kpse unicode-math.sty || need texlive-latex-extra texlive-science

@@ -148,9 +148,7 @@ def build(
     # does with raw HTML; once, here, for every engine (the writers do not decide it).
     from .transform.leaks import fail_on_leaks, html_leaks
 
-    lost = (
-        html_leaks(selected, pdf_writer.draws_html, pdf_writer.label) if "pdf" in wanted else []
-    )
+    lost = html_leaks(selected, pdf_writer.draws_html, pdf_writer.label) if "pdf" in wanted else []
     if strict:
         # LEAK001 (transforms) and LEAK002 fail before anything is written, so --strict
         # never leaves an output with leaked syntax in place.

@@ -22,6 +22,7 @@ from .embeds import make_embeds
 from .equations import number_equations
 from .figures import check_images, implicit_figures, number_figures
 from .headings import shift_headings
+from .html_inline import html_markup
 from .ids import unique_ids
 from .leaks import report_leaks
 from .links import check_links, reader_links
@@ -35,6 +36,7 @@ Pass = Callable[[Doc, Context], Doc]
 PASSES: list[tuple[str, Pass]] = [
     ("headings", shift_headings),
     ("callouts", make_callouts),  # also ::: details (a callout of kind details)
+    ("html-markup", html_markup),  # 2<sup>7</sup>: a Superscript every writer draws
     ("embeds", make_embeds),  # before images: the static image is a figure
     ("images", check_images),
     ("links", check_links),  # file: URLs and PDF attachments from outside the book (SEC001)
