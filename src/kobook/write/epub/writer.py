@@ -113,7 +113,7 @@ def write_epub(book: Book, docs: list[Doc], out: Path, cache: Cache | None) -> l
 
 def korean_words(book: Book) -> bool:
     """Korean breaks between words (unless ``line-breaking: syllable``)."""
-    return book.config.language in ("ko", "en") and book.config.line_breaking == "word"
+    return book.config.keeps_words_whole()
 
 
 def prepare(doc: Doc, book: Book, folders: list[Path], problems: list[Diagnostic]) -> list[Any]:

@@ -26,7 +26,6 @@ from typing import Any
 from ... import __version__, limits
 from ...cache import atomic_write
 from ...errors import Diagnostic
-from ...lang import language_of
 from ...load import Book
 from ...parse import Doc
 from ...parse.ast import copy_tree, iter_nodes, keyval
@@ -87,8 +86,9 @@ def prepare(doc: Doc, book: Book, pages: dict[str, str]) -> tuple[list[Any], lis
 
 
 def is_korean(doc: Doc, book: Book) -> bool:
-    """Is the chapter in Korean (whose words the pages keep whole beside brackets)?"""
-    return language_of(doc.chapter.lang or book.config.lang) == "ko"
+    """Does the chapter keep Korean words whole (the book's one decision), so the pages
+    keep them whole beside brackets too?"""
+    return book.config.keeps_words_whole(doc.chapter.lang)
 
 
 def site_passes(
@@ -317,6 +317,7 @@ def plan_site(book: Book, every: list[Doc], env: Any = None) -> SitePlan:
         "book_title": config.title,
         "version": __version__,
         "search": search.search_wanted(config) and search.pagefind() is not None,
+        "keep_words": config.keeps_words_whole(),
     }
     positions: dict[str, int] = {}
     for number, entry in enumerate(chapters):

@@ -28,7 +28,6 @@ from ...boundary import inside, within
 from ...cache import Cache
 from ...errors import Diagnostic, KobookError, Location
 from ...korean.hangul import has_hangul
-from ...lang import language_of
 from ...load import Book, Chapter, Config
 from ...load.config import key_line
 from ...parse import Doc, api_version
@@ -501,7 +500,7 @@ def prepare(
     blocks = table_widths(blocks, text_width=text_width, body_size=points(layout.font_size))
     blocks = passes.table_cell_words(blocks, mbox)
     blocks = passes.emoji(blocks)
-    if language_of(doc.chapter.lang or book.config.lang) == "ko":
+    if book.config.keeps_words_whole(doc.chapter.lang):
         blocks = passes.keep_glued(blocks, no_break)
     blocks = spans(blocks, cache, problems, doc, assets)
     blocks = images(blocks, book.root, cache, assets)
@@ -608,7 +607,7 @@ def template_variables(
         "CJKsansfont": fontspec_font(str(fonts.named.get("CJKsansfont") or hangul_sans)),
         "CJKmonofont": fontspec_font(str(fonts.named.get("CJKmonofont") or hangul_mono)),
         "fallbackfonts": [{"family": Raw(f), "command": Raw(c)} for f, c in fallbacks.items()],
-        "keepall": config.line_breaking == "word",
+        "keepall": config.keeps_words_whole(),
         "frenchspacing": config.language != "en",
         "numbersections": config.numbersections,
         "tocdepth": str(config.toc_depth - 1),

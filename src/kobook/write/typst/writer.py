@@ -31,7 +31,6 @@ from ...boundary import within
 from ...cache import Cache
 from ...errors import Diagnostic, KobookError, Location
 from ...korean.hangul import has_hangul
-from ...lang import language_of
 from ...load import Book
 from ...parse import Doc, api_version
 from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, stringify, walk
@@ -505,10 +504,7 @@ def prepare(
     roots = [book.root] + ([cache.root] if cache.root is not None else [])
     blocks = natural_widths(blocks, roots, text_width)
     blocks = images(blocks, book.root, cache, assets, sources)
-    if (
-        book.config.line_breaking == "word"
-        and language_of(doc.chapter.lang or book.config.lang) == "ko"
-    ):
+    if book.config.keeps_words_whole(doc.chapter.lang):
         blocks = box_blocks(blocks)
     blocks = spans(blocks, sans)  # after the boxes: its raw markup would end their runs
     blocks = running_head(blocks)

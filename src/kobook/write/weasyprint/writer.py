@@ -303,9 +303,7 @@ def word_break(config: Config) -> str:
     Chinese and Japanese break between characters (``normal``); their
     line-start and line-end prohibitions come from Pango's UAX #14 classes.
     """
-    if config.language not in ("ko", "en"):
-        return "normal"
-    return "keep-all" if config.line_breaking == "word" else "normal"
+    return "keep-all" if config.keeps_words_whole() else "normal"
 
 
 class MissingGlyphs(logging.Handler):
@@ -368,7 +366,7 @@ def write_pdf(
     weasy_logger.setLevel(logging.WARNING)
     weasy_logger.propagate = False
     logging.getLogger("fontTools").setLevel(logging.ERROR)
-    token = KEEP_ALL.set(book.config.line_breaking == "word")
+    token = KEEP_ALL.set(book.config.keeps_words_whole())
     fast_png = images.FAST_PNG.set(True)
     fetcher = BookFetcher(allowed_folders(book, cache))
     laid = relayout.KEPT.get()
