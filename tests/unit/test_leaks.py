@@ -257,3 +257,13 @@ def test_undrawable_html_depends_on_the_engine() -> None:
     assert lost["weasyprint"] == ["iframe", "Listing"]
     # pandoc's LaTeX and Typst writers drop raw HTML tags and keep the text between them
     assert lost["xelatex"] == lost["typst"] == ["iframe", "img", "Listing", "svg"]
+
+
+def test_leak_hints_name_the_dialects_that_exist() -> None:
+    """The hints once said `dialect: mdbook`/`distill` were "coming" (issue 35)."""
+    from kobook.dialect import DIALECTS
+    from kobook.transform.leaks import HINTS
+
+    assert not [hint for hint in HINTS.values() if "coming" in hint]
+    for name in ("mdbook", "distill"):
+        assert name in DIALECTS and any(f"dialect: {name}" in hint for hint in HINTS.values())
