@@ -67,8 +67,12 @@ def test_the_copy_button_puts_the_code_on_the_clipboard(browser: Any, url: str) 
         "Browser.grantPermissions",
         {"origin": url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]},
     )
-    buttons = browser.find_elements("css selector", "article button.copy-code")
     blocks = browser.find_elements("css selector", "article pre")
+    # The buttons are the page's script's: on a busy machine it runs a little later.
+    until(
+        lambda: len(browser.find_elements("css selector", "article button.copy-code")), len(blocks)
+    )
+    buttons = browser.find_elements("css selector", "article button.copy-code")
     assert buttons and len(buttons) == len(blocks)
     browser.execute_script("arguments[0].scrollIntoView()", buttons[0])
     code = browser.execute_script(

@@ -19,7 +19,8 @@ CHAPTER = "# 장\n\n데이터 병렬화를 쓰는 까닭은 메모리가 모자�
 
 def test_the_decision() -> None:
     assert Config(raw={}).keeps_words_whole()
-    assert Config(raw={"lang": "en"}).keeps_words_whole()
+    assert not Config(raw={"lang": "en"}).keeps_words_whole()  # English rules
+    assert Config(raw={"lang": "en"}).keeps_words_whole("ko")  # a Korean chapter of it
     assert not Config(raw={"line-breaking": "syllable"}).keeps_words_whole()
     assert not Config(raw={"lang": "zh-CN"}).keeps_words_whole()
     assert not Config(raw={}).keeps_words_whole("ja")

@@ -15,7 +15,6 @@ import pytest
 from kobook.cache import Cache
 from kobook.preview import Session
 from kobook.write.shared.mathsvg import render_math
-from kobook.write.shared.templates import BUILTIN
 from kobook.write.weasyprint import writer as pdf_weasyprint
 from tests.conftest import BookMaker
 
@@ -34,22 +33,18 @@ def test_templates_environment_is_kept_until_the_templates_change(
     update = session.rebuild({chapter})
     assert update.ok and update.mode == "incremental"
     assert session._env is env  # not made (and its templates compiled) again
-    # A template of the book's own: the pages use it at once, and each later edit of it.
-    override = root / "templates" / "html" / "chapter.html.j2"
+    # A template of the book's own (a style sheet: the preview trusts no template that is
+    # code): the site uses it at once, and each later edit of it.
+    override = root / "templates" / "html" / "extra.css"
     override.parent.mkdir(parents=True)
-    builtin = (BUILTIN / "html" / "chapter.html.j2").read_text(encoding="utf-8")
-    override.write_text(
-        builtin.replace("{{ body | safe }}", "{{ body | safe }}<!--MARK-ONE-->"), encoding="utf-8"
-    )
+    override.write_text("/* MARK-ONE */\n", encoding="utf-8")
     update = session.rebuild({override})
     assert update.ok and update.mode == "full"
-    assert "MARK-ONE" in (session.out / "01.html").read_text(encoding="utf-8")
-    override.write_text(
-        builtin.replace("{{ body | safe }}", "{{ body | safe }}<!--MARK-TWO-->"), encoding="utf-8"
-    )
+    assert "MARK-ONE" in (session.out / "assets" / "extra.css").read_text(encoding="utf-8")
+    override.write_text("/* MARK-TWO */\n", encoding="utf-8")
     assert session.rebuild({override}).ok
-    page = (session.out / "01.html").read_text(encoding="utf-8")
-    assert "MARK-TWO" in page and "MARK-ONE" not in page
+    sheet = (session.out / "assets" / "extra.css").read_text(encoding="utf-8")
+    assert "MARK-TWO" in sheet and "MARK-ONE" not in sheet
 
 
 def test_prefetch_starts_no_workers_when_the_math_is_drawn(

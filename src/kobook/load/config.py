@@ -165,10 +165,10 @@ class Config:
     def keeps_words_whole(self, lang: str | None = None) -> bool:
         """Do lines of text in ``lang`` (default: the book's) break between Korean words
         (어절), never inside one?  The one decision every writer and the preview follow:
-        yes unless ``line-breaking: syllable``, or the text is Chinese or Japanese (which
-        break between characters).  A Korean word in an English book stays whole too."""
-        language = language_of(lang or self.lang)
-        return self.line_breaking == "word" and language not in ("zh-Hans", "zh-Hant", "ja")
+        yes for Korean text unless ``line-breaking: syllable``; other languages keep their
+        own rules (Chinese and Japanese break between characters, an English book as
+        English does)."""
+        return self.line_breaking == "word" and language_of(lang or self.lang) == "ko"
 
     @property
     def toc(self) -> bool:
