@@ -600,6 +600,15 @@ def template_variables(
         "inner": layout.inner,
         "outer": layout.outer,
         "linestretch": f"{layout.line_height / 1.2:.3f}",
+        # One heading scale for every engine (shared/layout.py), with KOMA's own leading.
+        "headingsizes": [
+            {"element": element, "size": f"{size:g}pt", "skip": f"{size * 1.2:g}pt"}
+            for element, size in zip(
+                ("chapter", "section", "subsection"),
+                (layout.heading_points(level) for level in (1, 2, 3)),
+                strict=True,
+            )
+        ],
         "mainfont": fontspec_font(str(fonts.named.get("mainfont") or hangul_serif)),
         "sansfont": fontspec_font(str(fonts.named.get("sansfont") or hangul_sans)),
         "monofont": fontspec_font(str(fonts.named.get("monofont") or hangul_mono)),

@@ -646,6 +646,7 @@ def template_variables(book: Book) -> dict[str, Any]:
         "inner": length(layout.inner),
         "outer": length(layout.outer),
         "fontsize": length(layout.font_size),
+        "headings": [length(f"{layout.heading_points(level)}pt") for level in (1, 2, 3)],
         # Typst's leading is the gap between lines; CSS line-height is the whole line.
         "leading": length(f"{gap:.2f}pt"),
         "parspacing": length(f"{gap + 0.65 * size:.2f}pt"),
