@@ -509,6 +509,19 @@ _LEADER = re.compile(r"(?:\.\s*){5,}|…{3,}")
 _EQUATION_NUMBER = re.compile(r"\(\d+(?:\.\d+)*\)$")
 
 
+def _drawn_leader(page: _Page, line: _Line) -> bool:
+    """A contents line whose leader is drawn (Typst's dotted line) rather than typed: it
+    ends in a page number, and a wide flat shape crosses its height."""
+    if not re.search(r"\d$", line.text.strip()):
+        return False
+    return any(
+        shape.x1 - shape.x0 >= 0.2 * page.width
+        and shape.bottom - shape.top < (line.bottom - line.top)
+        and line.top - 2 <= shape.top <= line.bottom + 2
+        for shape in page.shapes
+    )
+
+
 def word_gaps(pdf: Path) -> list[tuple[int, str, float]]:
     """``(page, line, widest gap in em)`` for every full justified line of running text.
 
@@ -531,7 +544,7 @@ def word_gaps(pdf: Path) -> list[tuple[int, str, float]]:
                 continue
             if not any(abs(line.x1 - edge) <= 0.75 for edge in edges[page.number % 2]):
                 continue
-            if _LEADER.search(line.text):
+            if _LEADER.search(line.text) or _drawn_leader(page, line):
                 continue  # a contents line: the leader is not a word gap
             # (x0, x1, is text): math and emoji drawn as shapes, or set in a math font,
             # sit in the line too; gaps next to them are spacing around math, not words.

@@ -1,8 +1,11 @@
 """One print setup for every engine (issue 28): the sample's chapter, section and subsection
-titles are set at the same sizes by WeasyPrint, XeLaTeX and Typst (PageLayout.headings)."""
+titles are set at the same sizes by WeasyPrint, XeLaTeX and Typst (PageLayout.headings), and
+its lines at the same distance."""
 
 from __future__ import annotations
 
+import itertools
+import statistics
 from collections import Counter
 from collections.abc import Callable
 
@@ -37,3 +40,23 @@ def test_headings_are_set_at_one_scale(sample_build: Sample, engine: str) -> Non
         wanted = body * scale
         assert any(abs(size - wanted) <= 0.02 * wanted for size in sizes), (engine, wanted, sizes)
     assert max(sizes) <= body * 1.75 * 1.02, (engine, sizes)  # nothing larger than a chapter
+
+
+def baseline_gap(result: kobook.BuildResult) -> float:
+    """The median distance between the baselines of body lines, in multiples of the size."""
+    gaps = []
+    with pdfplumber.open(result.outputs["pdf"]) as pdf:
+        for page in pdf.pages[5:25]:
+            chars = [c for c in page.chars if c["text"].strip() and round(c["size"], 1) == 10.0]
+            lines = sorted({round(c["bottom"], 1) for c in chars})
+            gaps += [(b - a) / 10.0 for a, b in itertools.pairwise(lines) if 9 < b - a < 25]
+    return statistics.median(gaps)
+
+
+@pytest.mark.slow
+def test_the_same_leading_in_every_engine(sample_build: Sample) -> None:
+    """linestretch 1.6 is 1.92 × the size between baselines (Typst's 1.65 was its leading
+    counted from the cap height)."""
+    gaps = {engine: baseline_gap(sample_build(engine)) for engine in registry.pdf_engines()}
+    wanted = gaps["weasyprint"]
+    assert all(abs(gap - wanted) <= 0.02 * wanted for gap in gaps.values()), gaps
