@@ -15,6 +15,7 @@ import pytest
 import kobook
 from kobook.write import registry
 from kobook.write.shared.layout import HEADINGS
+from tests.conftest import BookMaker
 
 Sample = Callable[[str], kobook.BuildResult]
 
@@ -60,3 +61,21 @@ def test_the_same_leading_in_every_engine(sample_build: Sample) -> None:
     gaps = {engine: baseline_gap(sample_build(engine)) for engine in registry.pdf_engines()}
     wanted = gaps["weasyprint"]
     assert all(abs(gap - wanted) <= 0.02 * wanted for gap in gaps.values()), gaps
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", registry.pdf_engines())
+def test_classoption_sets_the_page_in_every_engine(make_book: BookMaker, engine: str) -> None:
+    """``classoption: [a5paper, 11pt]`` was honoured by the LaTeX page alone."""
+    root = make_book(
+        {"book/01.md": "# 장\n\n" + "한국어 본문 문장이다. " * 40 + "\n"},
+        metadata={"title": "작은 책", "classoption": ["a5paper", "11pt"]},
+    )
+    result = kobook.build(root, ["pdf"], engine=engine)
+    with pdfplumber.open(result.outputs["pdf"]) as pdf:
+        page = pdf.pages[-1]
+        assert (round(page.width), round(page.height)) == (420, 595), engine
+        sizes = Counter(
+            round(c["size"], 1) for c in page.chars if "\uac00" <= c["text"] <= "\ud7a3"
+        )
+    assert abs(sizes.most_common(1)[0][0] - 11.0) <= 0.11, (engine, sizes)  # LaTeX: 10.95

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ...errors import KobookError
 from ...load import Config
 from ...load.schema import LENGTH, PAPER  # also what metadata validation accepts
+from .latexmeta import class_options
 
 # Chapter, section and subsection titles, in multiples of the body size: one scale for every
 # engine (they had set 17.5/13/11, 14.3/12/10 and 24.5/15.6/11 pt at 10 pt).
@@ -66,7 +67,14 @@ def points(length: str) -> float:
 
 
 def page_layout(config: Config) -> PageLayout:
-    paper = str(config.get("papersize") or "a4").lower().replace("paper", "").strip()
+    """The page every engine sets: ``papersize``, ``fontsize``, ``geometry`` and
+    ``linestretch``, with ``classoption``'s paper and type size where those are not
+    given (a5paper, 11pt: a LaTeX user's way to say it, honoured by every engine)."""
+    option = class_options(
+        config.get("documentclass"), config.get("classoption"), language=config.language
+    )
+    paper = str(config.get("papersize") or option.paper or "a4")
+    paper = paper.lower().replace("paper", "").strip()
     if paper in PAPER:
         width, height = PAPER[paper]
     else:
@@ -114,7 +122,7 @@ def page_layout(config: Config) -> PageLayout:
         }.get(key, [])
         for target in targets:
             margins[target] = size
-    font_size = str(config.get("fontsize") or "10pt")
+    font_size = str(config.get("fontsize") or option.fontsize or "10pt")
     if isinstance(config.get("fontsize"), (int, float)):
         font_size = f"{config.get('fontsize')}pt"
     font_size = length(font_size, "fontsize", config)
