@@ -101,8 +101,11 @@ def real_folders(root: Path, folder: Path) -> Path:
         try:
             info = os.lstat(current)
         except FileNotFoundError:
-            os.mkdir(current)
-            continue
+            try:
+                os.mkdir(current)
+                continue
+            except FileExistsError:  # made meanwhile by another process (the math workers)
+                info = os.lstat(current)
         if stat_module.S_ISLNK(info.st_mode) or not stat_module.S_ISDIR(info.st_mode):
             kind = "a symbolic link" if stat_module.S_ISLNK(info.st_mode) else "not a folder"
             raise KobookError(

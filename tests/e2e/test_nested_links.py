@@ -118,3 +118,16 @@ def test_init_refuses_a_link_below_the_new_book(tmp_path: Path) -> None:
         init_book(target, force=True)
     assert info.value.code == "SEC001"
     assert list(elsewhere.iterdir()) == []
+
+
+def test_folders_made_at_once_by_many_processes(tmp_path: Path) -> None:
+    """Two processes making the same folder (the math workers filling the cache) both go on:
+    the one that finds it made meanwhile checks it and writes."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from kobook.boundary import real_folders
+
+    targets = [tmp_path / "cache" / "math" / f"{n % 4}" for n in range(64)]
+    with ProcessPoolExecutor(max_workers=8) as pool:
+        made = list(pool.map(real_folders, [tmp_path / "cache"] * len(targets), targets))
+    assert made == targets and all(t.is_dir() for t in targets)
