@@ -7,11 +7,10 @@ The pipeline reads top to bottom (see DESIGN.md)::
 and :func:`build` runs it; the ``kobook`` command is a thin layer over it.
 """
 
-__version__ = "0.1.0"
-
 from .api import BuildResult, build
 from .errors import Diagnostic, KobookError
 from .importer import ImportResult, import_repository
+from .version import __version__
 
 __all__ = [
     "BuildResult",

@@ -17,7 +17,8 @@ from .boundary import inside
 from .cache import Cache
 from .dialect import convert_book
 from .errors import Diagnostic, KobookError
-from .load import Book, load_book, select_chapter
+from .load import load_book, select_chapter
+from .model import Book
 from .normalize import normalize_book
 from .parse import parse_book
 from .parse.guard import check_book
@@ -105,7 +106,7 @@ def build(
     result.diagnostics += report.problems + report.notes
     # LIMIT001/002/005 before any stage reads the text (the build-time fixes parse it too).
     check_book(book.chapters)
-    engine = engine or book.config.engine
+    engine = engine or registry.engine_for(book.config)
     pdf_writer = registry.get(engine, output="pdf")  # CFG005 for an engine kobook lacks
     # --out and --cache-dir are the user's own choice; the defaults stay inside the book
     # (a committed dist/ or .kobook-cache/ symlink must not lead elsewhere).
@@ -199,17 +200,14 @@ def output_file(book: Book, out_dir: Path, name: str) -> Path:
 
     ``pdf: {filename: ../../x/pwned}`` or an absolute name would write anywhere.
     """
-    from .load.discover import entry_line
-
     path = book.config.path
-    text = path.read_text(encoding="utf-8", errors="replace") if path else ""
     return inside(
         out_dir / name,
         out_dir,
         what="PDF file name (pdf.filename)",
         written=name,
         file=path,
-        line=entry_line(text, "pdf", "filename") if text else 0,
+        line=book.config.line("pdf", "filename"),
         folder="the output folder",
         hint=f"name a file inside the output folder ({out_dir}), e.g. pdf: {{filename: book}}; "
         "--out chooses the folder",

@@ -98,7 +98,7 @@ corpus nests three deep at most.
 
 MAX_EXPANDED_BYTES = 64 * 2**20
 """Most bytes a book's includes and macros may add to it, with 1 KiB more per expansion
-(``load/expansion.py``; LIMIT010).
+(``model/expansion.py``; LIMIT010).
 
 mdBook includes nested ten deep over a few files of 150 bytes expand to 10⁵ lines,
 and one level more to three times that: the work grows with what is expanded.  The

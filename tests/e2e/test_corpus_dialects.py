@@ -108,7 +108,7 @@ class BlockHtmlWitness:
     (``write/html/blockprep.py``), the same way."""
 
     def __init__(self, patch: pytest.MonkeyPatch) -> None:
-        from kobook.parse import Doc
+        from kobook.model import Doc
         from kobook.write.html import blockprep
         from kobook.write.html import writer as html
         from kobook.write.shared import blockhtml, common

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import kobook
-from kobook.load import Config
+from kobook.model import Config
 from kobook.write.weasyprint.writer import word_break
 from tests.conftest import BookMaker
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from kobook.errors import Diagnostic
-from kobook.load import Book, load_book
-from kobook.parse import Doc
+from kobook.load import load_book
+from kobook.model import Book, Doc
 from kobook.parse.pandoc import markdown_to_ast
 from kobook.write.html import blockprep
 from kobook.write.html.blockprep import KeptPrepare

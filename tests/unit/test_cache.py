@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kobook.cache import Cache, atomic_write, digest
-from kobook.load import Chapter
+from kobook.model import Chapter
 from kobook.parse import parse_chapter
 
 

@@ -7,7 +7,11 @@ from pathlib import Path
 import pytest
 
 from kobook.errors import KobookError
-from kobook.load.config import Config, as_list, load_config, read_text
+from kobook.files.reading import read_text
+from kobook.load.config import load_config
+from kobook.model import Config
+from kobook.model.config import as_list
+from kobook.write.registry import engine_for
 
 
 def write(tmp_path: Path, text: str | bytes, name: str = "metadata.yaml") -> Path:
@@ -60,7 +64,7 @@ def test_valid_metadata_loads_with_typed_accessors(tmp_path: Path) -> None:
     assert config.original["title"] == "The Ultra-Scale Playbook"
     assert config.original["url"] == "https://example.com"
     assert config.original["authors"] == ""  # missing keys read as empty, never an error
-    assert config.engine == "xelatex"
+    assert engine_for(config) == "xelatex"
     assert config.get("chapter-level") == 2
     assert config.bibliography == ["refs.bib"]
     assert config.words.label("figure", 3) == "Figure 3"
@@ -72,7 +76,7 @@ def test_missing_file_gives_defaults(tmp_path: Path) -> None:
     assert config.raw == {}
     assert config.path is None
     assert config.lang == "ko-KR"
-    assert config.engine == "weasyprint"
+    assert engine_for(config) == "weasyprint"
     assert config.toc is True
     assert config.numbersections is True
     assert config.preface_title == "들어가며"

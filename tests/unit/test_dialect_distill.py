@@ -9,7 +9,8 @@ import pytest
 
 from kobook.dialect import Report, convert_book
 from kobook.dialect.distill import DIALECT
-from kobook.load.book import Chapter, load_book
+from kobook.load.book import load_book
+from kobook.model import Chapter
 from tests.conftest import BookMaker
 
 CONFIG = "title: 사이트 제목\nlang: ko-KR\nurl: https://example.org\nbaseurl: /book\n"

@@ -15,8 +15,9 @@ from kobook.dialect import Report, convert_book
 from kobook.dialect.mdbook import DIALECT
 from kobook.dialect.mdbook.includes import Includer, Selection, parse_selection
 from kobook.errors import KobookError, Location
-from kobook.load.book import Book, Chapter, load_book
-from kobook.load.expansion import EXPANSION_COST
+from kobook.load.book import load_book
+from kobook.model import Book, Chapter
+from kobook.model.expansion import EXPANSION_COST
 from tests.conftest import BookMaker, spy
 
 TOML = '[book]\ntitle = "러스트 책"\nauthors = ["Steve", "Carol"]\n'

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from kobook.errors import KobookError
+from kobook.files.frontmatter import split_front_matter, unfence
 from kobook.load import load_book, load_config
 from kobook.load.discover import discover, is_repository_paper
-from kobook.load.frontmatter import split_front_matter, unfence
 from tests.conftest import BookMaker
 
 DISTILL_POST = """---

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kobook.lang import Words, format_date, is_korean, language_of, text_language
-from kobook.load import Config
+from kobook.model import Config
 
 
 @pytest.mark.parametrize(

@@ -21,9 +21,10 @@ from kobook import cache as cache_module
 from kobook import limits, tools
 from kobook.cache import Cache, digest
 from kobook.errors import KobookError
-from kobook.load import Chapter, load_book
-from kobook.load.config import read_bytes
-from kobook.load.yamlread import parse_yaml
+from kobook.files.reading import read_bytes
+from kobook.files.yamlread import parse_yaml
+from kobook.load import load_book
+from kobook.model import Chapter
 from kobook.parse import guard, pandoc
 from kobook.parse.pandoc import load_json, markdown_to_ast
 from kobook.write.html.writer import sidebar

@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kobook.errors import KobookError
-from kobook.load import Book, load_book, select_chapter
-from kobook.load.book import chapter_level, heading_levels, split_chapters
-from kobook.load.config import Config
+from kobook.load import load_book, select_chapter
+from kobook.load.book import chapter_level, split_chapters
+from kobook.model import Book, Config
+from kobook.source.headings import heading_levels
 
 BookMaker = Callable[..., Path]  # the ``make_book`` fixture of tests/conftest.py
 

@@ -19,8 +19,9 @@ from kobook import limits
 from kobook.cache import Cache
 from kobook.errors import KobookError
 from kobook.load import load_book
+from kobook.model import Doc
 from kobook.normalize import normalize_book
-from kobook.parse import Doc, parse_book
+from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes
 from kobook.transform import Context, transform_book
 from kobook.transform.math_macros import (

@@ -21,10 +21,11 @@ from kobook.check import settings_from
 from kobook.check.model import Settings
 from kobook.check.runner import check_text, fix_text
 from kobook.errors import KobookError
-from kobook.load import Config, load_book, load_config
-from kobook.load.config import read_text
-from kobook.load.yamlread import parse_yaml
-from kobook.parse import Doc, parse_book
+from kobook.files.reading import read_text
+from kobook.files.yamlread import parse_yaml
+from kobook.load import load_book, load_config
+from kobook.model import Config, Doc
+from kobook.parse import parse_book
 from kobook.parse.ast import copy_tree, iter_nodes
 from kobook.transform import transform_book
 from kobook.transform.image_files import unreadable_image

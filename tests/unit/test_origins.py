@@ -9,8 +9,8 @@ import pytest
 
 from kobook.dialect import Dialect, get_dialect
 from kobook.errors import KobookError
-from kobook.load.book import Chapter
-from kobook.load.origins import Lines
+from kobook.model import Chapter
+from kobook.model.origins import Lines
 
 A, B = Path("a.md"), Path("b.md")
 

@@ -14,7 +14,8 @@ import pytest
 from kobook.cache import Cache
 from kobook.errors import KobookError
 from kobook.load import load_book
-from kobook.parse import Doc, parse_book
+from kobook.model import Doc
+from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, keyval, stringify
 from kobook.transform import Context, transform_book
 from kobook.transform.remote import (

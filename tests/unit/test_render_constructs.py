@@ -13,8 +13,9 @@ from kobook.cache import Cache
 from kobook.errors import KobookError
 from kobook.load import load_book
 from kobook.load.config import load_config
+from kobook.model import Doc
 from kobook.normalize import normalize_book
-from kobook.parse import Doc, parse_book
+from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, keyval, stringify
 from kobook.transform import Context, transform_book
 from kobook.write.shared import passes

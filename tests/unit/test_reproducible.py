@@ -8,7 +8,7 @@ import pytest
 
 from kobook.errors import KobookError
 from kobook.lang.dates import build_date
-from kobook.load.config import Config
+from kobook.model import Config
 from kobook.reproducible import latex_environment, output_epoch, source_date_epoch, w3c_datetime
 from kobook.write.weasyprint.reproducible import content_id
 

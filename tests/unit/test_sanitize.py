@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kobook.errors import Diagnostic
-from kobook.load import Chapter
+from kobook.model import Chapter
 from kobook.parse.pandoc import markdown_to_ast
 from kobook.write.shared.common import blocks_to_html
 from kobook.write.shared.sanitize import clean_style, sanitize_blocks, srcset_urls, url_allowed

@@ -11,9 +11,10 @@ import pytest
 
 from kobook.cache import Cache
 from kobook.errors import KobookError
-from kobook.load import Book, load_book
+from kobook.load import load_book
+from kobook.model import Book, Doc
 from kobook.normalize import normalize_book
-from kobook.parse import Doc, parse_book
+from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, keyval, stringify
 from kobook.transform import Context, transform_book
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from kobook.errors import KobookError
-from kobook.load.config import Config
+from kobook.model import Config
 from kobook.parse.ast import attr, iter_nodes, stringify
 from kobook.parse.pandoc import markdown_to_ast
 from kobook.write.shared import fonts, passes

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from kobook import cli
 from kobook.doctor import engines_line
 from kobook.errors import KobookError
-from kobook.load import Config, load_config
+from kobook.load import load_config
+from kobook.model import Config
 from kobook.write import registry
 from tests.conftest import BookMaker
 
@@ -35,7 +36,7 @@ def test_pdf_engines_default_first() -> None:
     engines = registry.pdf_engines()
     assert engines[0] == "weasyprint"
     assert sorted(engines) == ["typst", "weasyprint", "xelatex"]
-    assert Config(raw={}).engine == "weasyprint"  # no engine: in metadata
+    assert registry.engine_for(Config(raw={})) == "weasyprint"  # no engine: in metadata
     build = cli.main.commands["build"]
     [engine] = [p for p in build.params if p.name == "engine"]
     assert list(getattr(engine.type, "choices", [])) == engines
@@ -56,7 +57,7 @@ def test_unknown_name_is_a_clear_error() -> None:
 
 def test_listing_the_writers_imports_none() -> None:
     code = (
-        "import sys, kobook.cli, kobook.doctor, kobook.load.config, kobook.write.registry\n"
+        "import sys, kobook.cli, kobook.doctor, kobook.load.config, kobook.model, kobook.write.registry\n"
         "loaded = [m for m in sys.modules if m.startswith('weasyprint')"
         " or m == 'typst'"
         " or m.split('.')[:3] in (['kobook', 'write', 'html'], ['kobook', 'write', 'latex'],"

@@ -13,13 +13,13 @@ from typing import Any
 
 from ..boundary import inside
 from ..errors import KobookError
+from ..files.frontmatter import split_front_matter
+from ..files.textfile import read_text_file
 from ..lang import language_of
-from ..load import Config, load_config
+from ..load import load_config
 from ..load.book import chapter_files, with_dialect_metadata
-from ..load.config import key_line
-from ..load.frontmatter import split_front_matter
 from ..load.schema import CHECK_KEYS, as_choice
-from ..load.textfile import read_text_file
+from ..model import Config
 from ..source import parse_source
 from .dialects import kept_leaks, leaks_left
 from .glossary import load_glossary, terms_from, terms_used
@@ -78,7 +78,7 @@ def settings_from(config: Config, root: Path) -> Settings:
         where, line = glossary_path, 0
         if config.get("glossary") and config.path is not None:
             where = config.path
-            line = key_line(config.path.read_text("utf-8", "replace"), "glossary")
+            line = config.line("glossary")
         inside(glossary_path, root, what="glossary file", file=where, line=line)
     if glossary_path.is_file():
         settings.glossary = {"terms": load_glossary(glossary_path), "path": glossary_path}

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..dialect import convert_book
-from ..load import Config, load_book
+from ..load import load_book
+from ..model import Config
 from ..source import parse_source
 from ..transform.leaks import source_leaks
 from .model import Finding

@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from ..errors import KobookError
-from ..load.config import read_yaml
+from ..files.reading import read_yaml
 from ..source import SourceDoc
 from .model import Finding, Settings
 

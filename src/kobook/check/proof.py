@@ -31,7 +31,7 @@ from typing import Any
 
 from ..cache import Cache, digest
 from ..errors import KobookError
-from ..load.frontmatter import fence_end
+from ..files.frontmatter import fence_end
 from ..parse import guard
 from ..parse.ast import copy_tree, iter_nodes
 from ..parse.pandoc import READER, markdown_to_ast, pandoc_version

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Diagnostic, Location
+from ..files.textfile import TextFile
 from ..lang import is_korean
-from ..load.textfile import TextFile
 from ..source import parse_source
 from .model import Finding, Settings
 from .rules import RULES
@@ -181,8 +181,8 @@ def shown(line: str) -> str:
 
 
 def read_source(path: Path) -> str:
-    """The text of ``path`` with LF line ends (see :mod:`kobook.load.textfile`)."""
-    from ..load.textfile import read_text_file
+    """The text of ``path`` with LF line ends (see :mod:`kobook.files.textfile`)."""
+    from ..files.textfile import read_text_file
 
     return read_text_file(path).text
 

@@ -6,7 +6,7 @@ place: a *dialect* knows the repository's layout (which files are chapters,
 in which order, grouped how) and rewrites each chapter's text into the pandoc
 Markdown every later stage already handles (``{% include figure.liquid %}``
 → ``![caption](path){#fig:…}``, ``{{#include f:anchor}}`` → the code).  Every
-line keeps the file and line it came from (:class:`~kobook.load.origins.Lines`),
+line keeps the file and line it came from (:class:`~kobook.model.origins.Lines`),
 so a diagnostic after the rewrite still names what the translator wrote.
 
 A dialect is one module here exposing ``DIALECT`` (a :class:`Dialect`), listed
@@ -41,9 +41,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Diagnostic, KobookError, Location
 
 if TYPE_CHECKING:
-    from ..load.book import Book, Chapter
-    from ..load.config import Config
-    from ..load.origins import Lines
+    from ..model import Book, Chapter, Config
+    from ..model.origins import Lines
 
 # name -> module defining ``DIALECT`` (imported only when a book asks for it).
 DIALECTS: dict[str, str] = {
@@ -157,18 +156,16 @@ def get_dialect(name: str, where: Location | None = None) -> Dialect:
 
 def book_dialect(config: Config) -> Dialect:
     """The dialect ``metadata.yaml`` names (``pandoc`` when it names none)."""
-    from ..load.config import key_line
-
     name = str(config.get("dialect") or "pandoc")
     line = 0
     if config.path is not None and name not in DIALECTS:
-        line = key_line(config.path.read_text("utf-8", "replace"), "dialect")
+        line = config.line("dialect")
     return get_dialect(name, Location(config.path, line))
 
 
 def convert_book(book: Book) -> Report:
     """Run the book's dialect over every chapter (the dialect stage); return its report."""
-    from ..load.origins import Lines
+    from ..model.origins import Lines
 
     dialect = book_dialect(book.config)
     report = Report()

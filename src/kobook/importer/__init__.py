@@ -25,8 +25,9 @@ from pathlib import Path
 from ..cache import atomic_write
 from ..dialect import Report, convert_book
 from ..errors import Diagnostic, KobookError
-from ..load.book import Book, load_book
-from ..load.config import Config, load_config
+from ..load.book import load_book
+from ..load.config import load_config
+from ..model import Book, Config
 from .convert import Written, chapter_file_name, check_target, write_project
 from .detect import FROM_CHOICES, Detection, detect, dialect_named
 from .metadata import Gathered, checked, gather, render

@@ -21,7 +21,8 @@ from urllib.parse import unquote
 
 from ..boundary import real_folders, within
 from ..errors import Diagnostic, KobookError, Location
-from ..load.book import FENCE, Book, Chapter, heading_levels
+from ..model import Book, Chapter
+from ..source.headings import FENCE, heading_levels
 
 # A local file a chapter points at: an image target, an HTML src=, a ``::: {.embed}`` image=.
 IMAGE_TARGET = re.compile(r"(!\[(?:[^\[\]]|\[[^\]]*\])*\]\()(<[^>\n]*>|[^)\s]+)")

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from ..dialect import Dialect, get_dialect
 from ..errors import KobookError
-from ..load.config import Config
 from ..load.discover import discover
+from ..model import Config
 
 # ``--from`` names → the ``dialect:`` value kobook builds with.
 DIALECT_OF = {"distill": "distill", "mdbook": "mdbook", "markdown": "pandoc"}

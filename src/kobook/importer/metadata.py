@@ -21,10 +21,11 @@ import yaml
 from ..dialect import Dialect, Layout
 from ..dialect.mdbook.booktoml import read_book_toml
 from ..errors import KobookError
+from ..files.yamlread import parse_yaml
 from ..lang import language_of, text_language
-from ..load.config import Config, is_web_url, validate
+from ..load.config import is_web_url, validate
 from ..load.discover import discover
-from ..load.yamlread import parse_yaml
+from ..model import Config
 from .detect import Detection
 
 # Written first, in this order, each under its comment; any other key the dialect
@@ -160,7 +161,7 @@ def author_names(authors: list[Any]) -> list[str]:
 
 def one_file_front_matter(root: Path) -> dict[str, Any]:
     """A one-file pandoc book's YAML header: its metadata, as pandoc reads it."""
-    from ..load.book import read_source
+    from ..files.reading import read_source
 
     files = discover(root, Config(raw={})).files
     if len(files) != 1:

@@ -1,6 +1,7 @@
-"""Stage 1, load: project folder → :class:`Book` (metadata + ordered chapter sources)."""
+"""Stage 1, load: project folder → :class:`~kobook.model.Book` (metadata + ordered chapter
+sources).  The model itself is :mod:`kobook.model`; the file toolkit :mod:`kobook.files`."""
 
-from .book import Book, Chapter, load_book, select_chapter
-from .config import Config, load_config, read_text
+from .book import load_book, select_chapter
+from .config import load_config
 
-__all__ = ["Book", "Chapter", "Config", "load_book", "load_config", "read_text", "select_chapter"]
+__all__ = ["load_book", "load_config", "select_chapter"]

@@ -11,19 +11,14 @@ from __future__ import annotations
 import datetime
 import difflib
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import reproducible
 from ..errors import KobookError
-from ..lang import Words, format_date, language_of
-from ..lang.dates import as_date
+from ..files.reading import read_yaml
+from ..model.config import Config, key_line, sub_key_line
 from ..write.registry import pdf_engines
-from .encoding import decode_utf8
-from .frontmatter import unfence
 from .schema import Where, check_nested
-from .yamlread import parse_yaml
 
 # key -> (accepted python types, description).  "str|list" keys are normalised to lists.
 PANDOC_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
@@ -94,154 +89,6 @@ CAPTION_KEYS |= {"contents", "preface", "references", "by", "translated-by", "or
 CAPTION_KEYS |= {"licence", "missing-image"}
 
 
-@dataclass
-class Config:
-    """The validated metadata of one book, with defaults filled in."""
-
-    raw: dict[str, Any]
-    path: Path | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.raw.get(key, default)
-
-    # Typed accessors used by the stages; defaults live here and only here.
-    @property
-    def title(self) -> str:
-        return str(self.raw.get("title") or "")
-
-    @property
-    def lang(self) -> str:
-        return str(self.raw.get("lang") or "ko-KR")
-
-    @property
-    def authors(self) -> list[str]:
-        return as_list(self.raw.get("author"))
-
-    @property
-    def affiliations(self) -> list[str]:
-        """The authors' affiliations (``author: [{name: …, affiliation: …}]``), each once,
-        in the order the authors are listed: the title page prints them under the names."""
-        found: dict[str, None] = {}
-        value = self.raw.get("author")
-        for entry in value if isinstance(value, list) else [value]:
-            if isinstance(entry, dict):
-                place = entry.get("affiliation", entry.get("affiliations"))
-                for item in place if isinstance(place, list) else [place]:
-                    name = item.get("name") if isinstance(item, dict) else item
-                    found.setdefault(str(name or "").strip(), None)
-        return [name for name in found if name]
-
-    @property
-    def translators(self) -> list[str]:
-        return as_list(self.raw.get("translators"))
-
-    @property
-    def original(self) -> dict[str, Any]:
-        """The original work, with ``licence`` (either spelling) and authors as text."""
-        value = dict(self.raw.get("original") or {})
-        if "licence" not in value and "license" in value:
-            value["licence"] = value["license"]
-        authors = value.get("authors", value.get("author"))
-        if isinstance(authors, list):
-            authors = ", ".join(map(str, authors))
-        if authors:
-            value["authors"] = str(authors)
-        if not value:
-            return {}
-        # Templates may ask for any of these: a missing one is empty, never an error.
-        for key in ("title", "authors", "url", "licence", "year", "publisher"):
-            value[key] = "" if value.get(key) is None else value[key]
-        return value
-
-    @property
-    def engine(self) -> str:
-        return str(self.raw.get("engine") or pdf_engines()[0])
-
-    @property
-    def line_breaking(self) -> str:
-        return str(self.raw.get("line-breaking") or "word")
-
-    def keeps_words_whole(self, lang: str | None = None) -> bool:
-        """Do lines of text in ``lang`` (default: the book's) break between Korean words
-        (어절), never inside one?  The one decision every writer and the preview follow:
-        yes for Korean text unless ``line-breaking: syllable``; other languages keep their
-        own rules (Chinese and Japanese break between characters, an English book as
-        English does)."""
-        return self.line_breaking == "word" and language_of(lang or self.lang) == "ko"
-
-    @property
-    def toc(self) -> bool:
-        return bool(self.raw.get("toc", True))
-
-    @property
-    def toc_depth(self) -> int:
-        depth = self.raw.get("toc-depth")
-        return 2 if depth is None else int(depth)
-
-    @property
-    def numbersections(self) -> bool:
-        return bool(self.raw.get("numbersections", True))
-
-    @property
-    def number_by_chapter(self) -> bool:
-        return bool(self.raw.get("number-by-chapter", True))
-
-    @property
-    def language(self) -> str:
-        """The book's language for kobook: ``ko``, ``en``, ``zh-Hans``, ``zh-Hant``, ``ja``."""
-        return language_of(self.lang)
-
-    @property
-    def words(self) -> Words:
-        """The words kobook prints in this book's language, ``captions:`` applied."""
-        overrides = {str(k): str(v) for k, v in (self.raw.get("captions") or {}).items()}
-        return Words(self.language, overrides)
-
-    @property
-    def date_text(self) -> str:
-        """``date`` as the title page prints it (``\\today`` is the build date)."""
-        return format_date(self.raw.get("date"), self.language)
-
-    @property
-    def output_epoch(self) -> int | None:
-        """The time the outputs carry (``SOURCE_DATE_EPOCH``, else ``date`` when it is
-        one, else None): the policy is in :mod:`kobook.reproducible`."""
-        value = self.raw.get("date")
-        return reproducible.output_epoch(None if value in (None, "") else as_date(value))
-
-    @property
-    def preface_title(self) -> str:
-        return str(self.raw.get("preface-title") or self.words.word("preface"))
-
-    @property
-    def formats(self) -> list[str]:
-        """What ``kobook build`` with no format builds (``formats:``; validated in schema.py)."""
-        return as_list(self.raw.get("formats")) or ["pdf"]
-
-    @property
-    def bibliography(self) -> list[str]:
-        return as_list(self.raw.get("bibliography"))
-
-
-def as_list(value: Any) -> list[str]:
-    """``"a"`` → ``["a"]``, ``None`` → ``[]``; lists of names keep their order."""
-    if value is None or value == "":
-        return []
-    if isinstance(value, list):
-        return [str(v if not isinstance(v, dict) else v.get("name", v)) for v in value]
-    return [str(value)]
-
-
-def read_yaml(path: Path, what: str, code: str) -> tuple[Any, str]:
-    """Parse a YAML file (UTF-8 checked); a syntax error names the file, line and column.
-
-    pandoc's ``---``/``...`` fences around the YAML are allowed (line numbers kept).
-    """
-    text = unfence(read_text(path), path)
-    return parse_yaml(text, path, what, code), text
-
-
 def load_config(path: Path) -> Config:
     """Read ``metadata.yaml`` (or return defaults when there is none)."""
     if not path.exists():
@@ -260,16 +107,7 @@ def load_config(path: Path) -> Config:
             line=1,
         )
     validate(data, path, text)
-    return Config(raw=data, path=path)
-
-
-def key_line(text: str, key: str) -> int:
-    """Line of ``key:`` in the YAML source, for error messages (0 if not found)."""
-    pattern = re.compile(rf"""^(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*:""")
-    for number, line in enumerate(text.splitlines(), 1):
-        if pattern.match(line):
-            return number
-    return 0
+    return Config(raw=data, path=path, text=text)
 
 
 def validate(data: dict[str, Any], path: Path | None, text: str = "") -> None:
@@ -384,22 +222,6 @@ def is_web_url(value: Any) -> bool:
     return isinstance(value, str) and WEB_URL.fullmatch(value) is not None
 
 
-def sub_key_line(text: str, key: str, sub: str) -> int:
-    """Line of ``sub:`` inside the mapping under ``key:`` (block or ``{...}`` style)."""
-    start = key_line(text, key)
-    if not start:
-        return 0
-    lines = text.splitlines()
-    pattern = re.compile(rf"""(?:^|[\s{{,])["']?{re.escape(sub)}["']?\s*:""")
-    for number in range(start, len(lines) + 1):
-        line = lines[number - 1]
-        if number > start and line.strip() and not line[:1].isspace():
-            break  # the next top-level key
-        if pattern.search(line if number > start else line.split(":", 1)[1]):
-            return number
-    return start
-
-
 def type_names(types: tuple[type, ...]) -> str:
     names = {str: "text", list: "a list", dict: "a mapping", bool: "true/false", int: "a number"}
     return " or ".join(names.get(t, t.__name__) for t in types)
@@ -416,47 +238,3 @@ def example(key: str) -> str:
         "linestretch": "1.6",
     }
     return examples.get(key, '"..."')
-
-
-def read_text(path: Path, data: bytes | None = None) -> str:
-    """Read a UTF-8 text file; other bytes get an error that fits them (``encoding.py``).
-
-    ``data``: the file's bytes, when the caller has read them already (``--fix``
-    keeps them to see whether the file changed before it writes).
-    """
-    return decode_utf8(path, read_bytes(path) if data is None else data)
-
-
-def read_bytes(path: Path) -> bytes:
-    """A book file's bytes, refused (LIMIT003) past ``limits.MAX_FILE_BYTES``.
-
-    The size is checked with ``stat`` before anything is read, and the read
-    itself stops one byte past the limit, so neither a 50 MB chapter nor a
-    file that never ends (a FIFO, a device) is read into memory or waited for.
-    """
-    import stat
-
-    from .. import limits
-
-    info = path.stat()
-    if not stat.S_ISREG(info.st_mode):
-        raise KobookError(
-            "not a regular file",
-            code="LIMIT003",
-            file=path,
-            hint="chapters, metadata and glossaries must be ordinary files",
-        )
-    most = limits.MAX_FILE_BYTES
-    data = b""
-    if info.st_size <= most:
-        with path.open("rb") as handle:
-            data = handle.read(most + 1)  # it may have grown since
-    if info.st_size > most or len(data) > most:
-        size = max(info.st_size, len(data))
-        raise KobookError(
-            f"file is too large: {size / 2**20:.1f} MiB (at most {most / 2**20:g} MiB per file)",
-            code="LIMIT003",
-            file=path,
-            hint="split it into several chapter files (list them under 'chapters:')",
-        )
-    return data

@@ -10,14 +10,13 @@ reason is returned with the files so the build can say what it chose.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote
 
 from ..boundary import inside
+from ..dialect.mdbook.summary import summary_link
 from ..errors import KobookError
-from .config import Config, key_line
+from ..model.config import Config
 
 NOT_CHAPTERS = (
     "readme",
@@ -28,7 +27,6 @@ NOT_CHAPTERS = (
     "code_of_conduct",
     "notice",
 )
-SUMMARY_LINK = re.compile(r"^\s*(?:[-*+]|\d+\.)?\s*\[(?P<title>[^\]]*)\]\((?P<target>[^)]*)\)")
 
 
 @dataclass(frozen=True)
@@ -83,23 +81,10 @@ def summary_files(summary: Path, root: Path | None = None) -> list[Path]:
     return found
 
 
-def summary_link(line: str) -> tuple[str, str] | None:
-    """``(title, target)`` of an mdBook ``SUMMARY.md`` link line (``- [Title](a.md)``), or None.
-
-    The target is unquoted, without its ``#fragment``; it is empty for a draft
-    chapter (``[Title]()``).  Shared with the mdBook dialect (``dialect/mdbook``).
-    """
-    match = SUMMARY_LINK.match(line)
-    if not match:
-        return None
-    return match.group("title"), unquote(match.group("target").split("#", 1)[0].strip())
-
-
 def listed_files(root: Path, config: Config) -> list[Path]:
     files = []
-    text = config.path.read_text(encoding="utf-8", errors="replace") if config.path else ""
     for name in config.get("chapters"):
-        line = entry_line(text, "chapters", name)
+        line = config.entry_line("chapters", name)
         what = "chapter listed under 'chapters:'"
         path = inside(root / name, root, what=what, file=config.path, line=line, written=name)
         if not path.is_file():
@@ -111,19 +96,6 @@ def listed_files(root: Path, config: Config) -> list[Path]:
             )
         files.append(path)
     return files
-
-
-def entry_line(text: str, key: str, value: str) -> int:
-    """The line of ``value`` in the YAML under ``key`` (else the key's line).
-
-    ``key: [a, b]`` holds its values on the key's own line, a block list below it.
-    """
-    start = key_line(text, key)
-    lines = text.split("\n")
-    for number in range(max(start - 1, 0), len(lines)):
-        if value in lines[number]:
-            return number + 1
-    return start
 
 
 def discover(root: Path, config: Config) -> Discovery:

@@ -21,22 +21,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..errors import KobookError
+from ..model.config import entry_lines
+from ..model.page import LENGTH, PAPER
 
-# Paper names and lengths, shared with ``write/shared/layout.py`` (which draws the page).
-PAPER = {
-    "a4": ("210mm", "297mm"),
-    "a5": ("148mm", "210mm"),
-    "a6": ("105mm", "148mm"),
-    "b5": ("176mm", "250mm"),
-    "jisb5": ("182mm", "257mm"),
-    "letter": ("8.5in", "11in"),
-    "legal": ("8.5in", "14in"),
-    "executive": ("7.25in", "10.5in"),
-    "신국판": ("152mm", "225mm"),
-    "crown": ("152mm", "225mm"),
-    "국판": ("148mm", "210mm"),
-}
-LENGTH = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt|bp|px|em)\s*$")
 MARGIN_KEYS = {"margin", "hmargin", "vmargin", "left", "inner", "right", "outer", "top", "bottom"}
 
 CHECK_KEYS = {
@@ -71,7 +58,7 @@ class Where:
 
     def line(self, key: str, sub: str = "") -> int:
         """Line of ``key:`` (or of ``sub:`` inside it); 0 when it cannot be found."""
-        from .config import key_line, sub_key_line
+        from ..model.config import key_line, sub_key_line
 
         return sub_key_line(self.text, key, sub) if sub else key_line(self.text, key)
 
@@ -88,25 +75,6 @@ class Where:
         raise KobookError(
             message, code=code, file=self.path, line=line or self.line(key, sub), hint=hint
         )
-
-
-def entry_lines(text: str, key: str, entry: str) -> list[int]:
-    """Lines of ``- entry`` in the block list under ``key:`` (flow lists: the key's line)."""
-    from .config import key_line
-
-    start = key_line(text, key)
-    if not start:
-        return []
-    item = re.compile(rf"""^\s*-\s*["']?{re.escape(entry)}["']?\s*(?:#.*)?$""")
-    found = []
-    lines = text.split("\n")
-    for number in range(start + 1, len(lines) + 1):
-        line = lines[number - 1]
-        if line.strip() and not line[:1].isspace() and not line.startswith("-"):
-            break  # the next top-level key
-        if item.match(line):
-            found.append(number)
-    return found or [start]
 
 
 def check_nested(key: str, value: Any, at: Where) -> None:

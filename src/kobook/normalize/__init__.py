@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..cache import Cache, code_digest, digest
 from ..errors import Diagnostic, KobookError
 from ..lang import language_of
-from ..load import Book, Chapter
+from ..model import Book, Chapter
 from ..parse.pandoc import pandoc_version
 
 if TYPE_CHECKING:

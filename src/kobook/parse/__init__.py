@@ -4,23 +4,12 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass, field
-from typing import Any
 
 from ..cache import Cache, digest
 from ..lang import language_of
-from ..load import Book, Chapter
+from ..model import Book, Chapter, Doc
 from . import guard
 from .pandoc import READER, load_json, markdown_to_ast, pandoc_version
-
-
-@dataclass
-class Doc:
-    """A parsed chapter: its source and its AST (``blocks`` are what transforms change)."""
-
-    chapter: Chapter
-    blocks: list[dict[str, Any]]
-    meta: dict[str, Any] = field(default_factory=dict)
 
 
 def reader_for(chapter: Chapter) -> str:

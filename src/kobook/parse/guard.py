@@ -27,7 +27,7 @@ from typing import Any
 
 from .. import limits
 from ..errors import KobookError
-from ..load import Chapter
+from ..model import Chapter
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 # One container marker: a quote's ">", or a list item's bullet or number and its space.

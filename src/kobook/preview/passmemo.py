@@ -41,8 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Diagnostic, Location
-from ..load import Book, Chapter
-from ..parse import Doc
+from ..model import Book, Chapter, Doc
 from ..transform import Context
 
 Pass = Callable[[Doc, Context], Doc]

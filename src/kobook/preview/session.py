@@ -57,9 +57,11 @@ from ..boundary import inside, real_folders
 from ..cache import Cache, atomic_write
 from ..check.proof import PendingFix
 from ..errors import Diagnostic, KobookError
-from ..load import Book, Chapter, load_book, select_chapter
+from ..load import load_book, select_chapter
+from ..model import Book, Chapter, Doc
 from ..normalize import NormalizingChapter
-from ..parse import Doc, reader_for
+from ..parse import reader_for
+from ..write import registry
 from ..write.html.blockprep import KeptPrepare
 from ..write.shared.blockhtml import BlockHtml
 from ..write.shared.common import blocks_to_html
@@ -780,7 +782,7 @@ class Session:
         chapter = select_chapter(book, wanted) if wanted else book.chapters[0]
         index = book.chapters.index(chapter)
         doc = good.docs[index]
-        engine = book.config.engine
+        engine = registry.engine_for(book.config)
         key = fingerprint(good.keys[index], chapter_key(chapter), config, engine)
         name = f"{chapter.id}.pdf"
         self._real_out()

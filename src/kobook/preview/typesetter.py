@@ -41,8 +41,7 @@ from typing import Any
 
 from ..cache import Cache
 from ..errors import Diagnostic, KobookError
-from ..load import Book
-from ..parse import Doc
+from ..model import Book, Doc
 from ..write.shared.blockhtml import BlockHtml
 from ..write.shared.common import blocks_to_html
 from ..write.weasyprint import relayout

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..cache import Cache
-from ..load import Book
-from ..parse import Doc
+from ..model import Book, Doc
 from .callouts import make_callouts
 from .chapter_links import link_chapters
 from .citations import cite

@@ -15,7 +15,8 @@ import re
 from typing import Any
 
 from ..cache import digest
-from ..parse import Doc, reader_for
+from ..model import Doc
+from ..parse import reader_for
 from ..parse.ast import text_inlines
 from ..parse.pandoc import load_json, markdown_to_ast, pandoc_version
 from .context import Context

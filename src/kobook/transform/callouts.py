@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import attr, iter_nodes, keyval, stringify, text_inlines, walk
 from .attr_text import attribute_inlines
 from .context import Context

@@ -19,8 +19,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from ..boundary import has_scheme
-from ..load import Chapter
-from ..parse import Doc
+from ..model import Chapter, Doc
 from ..parse.ast import walk
 from .context import Context
 

@@ -18,8 +18,8 @@ from ..boundary import has_scheme, inside, is_file_url
 from ..cache import digest
 from ..errors import KobookError
 from ..korean.hangul import is_syllable
-from ..load.config import key_line
-from ..parse import Doc, api_version
+from ..model import Doc
+from ..parse import api_version
 from ..parse.ast import iter_nodes, walk
 from ..parse.pandoc import pandoc_version, run_pandoc
 from .bibfiles import check_bibliography, check_style
@@ -37,14 +37,6 @@ def bibliography_keys(path: Path, mtime: float) -> frozenset[str]:
     return frozenset(re.findall(r"^\s*-?\s*id:\s*['\"]?([^'\"\s]+)", text, re.M))
 
 
-def metadata_line(ctx: Context, key: str) -> int:
-    """The line of ``key`` in metadata.yaml, for messages (0 when unknown)."""
-    path = ctx.book.config.path
-    if path is None or not path.is_file():
-        return 0
-    return key_line(path.read_text(encoding="utf-8", errors="replace"), key)
-
-
 def book_file(ctx: Context, name: str, key: str, what: str) -> Path:
     """``name`` from ``key:`` in metadata.yaml as a path inside the book (else SEC001)."""
     if has_scheme(name):
@@ -52,11 +44,11 @@ def book_file(ctx: Context, name: str, key: str, what: str) -> Path:
             f"{what} is a URL, not a file in the book: {name}",
             code="SEC002" if not is_file_url(name) else "SEC001",
             file=ctx.book.config.path,
-            line=metadata_line(ctx, key),
+            line=ctx.book.config.line(key),
             hint=f"kobook downloads nothing but images: save the file into the book and "
             f"name it in '{key}:'",
         )
-    line = metadata_line(ctx, key)
+    line = ctx.book.config.line(key)
     path = ctx.book.config.path
     return inside(ctx.root / name, ctx.root, what=what, file=path, line=line, written=name)
 
@@ -288,7 +280,7 @@ def citation_style(ctx: Context, name: str) -> Path:
     from the internet during the build; kobook fetches nothing but images.
     """
     path = book_file(ctx, name, "csl", "citation style (csl)")
-    where, line = ctx.book.config.path, metadata_line(ctx, "csl")
+    where, line = ctx.book.config.path, ctx.book.config.line("csl")
     if not path.is_file():
         raise KobookError(
             f"citation style file not found: {name}",

@@ -9,7 +9,7 @@ from urllib.parse import unquote
 
 from ..cache import Cache
 from ..errors import Diagnostic, KobookError, Location
-from ..load import Book, Chapter
+from ..model import Book, Chapter
 from .remote import Budget, Limits
 
 

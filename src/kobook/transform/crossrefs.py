@@ -14,7 +14,7 @@ from typing import Any
 
 from ..korean.hangul import has_hangul
 from ..korean.particles import agree, split_particle
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import attr, walk
 from .context import REF_ID, Context, Target
 

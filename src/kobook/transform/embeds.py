@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from ..boundary import within
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import attr, keyval, walk
 from .attr_text import attribute_inlines
 from .context import Context

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import attr, walk
 from .context import Context, Target
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..boundary import is_file_url, within
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import attr, iter_nodes, stringify, walk
 from . import remote
 from .context import Context, Target

@@ -8,7 +8,7 @@ pass each chapter begins with exactly one level-1 heading carrying the classes
 
 from __future__ import annotations
 
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import attr, stringify, text_inlines
 from .context import Context
 

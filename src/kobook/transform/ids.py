@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import iter_nodes
 from .context import Context
 

@@ -57,8 +57,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Diagnostic, KobookError, Location
-from ..load import Chapter
-from ..parse import Doc
+from ..model import Chapter, Doc
 from ..source import SourceDoc, parse_source
 from ..source.inline import code_span, math_span
 from .context import Context

@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from ..boundary import has_scheme, is_file_url, within
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import attr, walk
 from .context import Context
 

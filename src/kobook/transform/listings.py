@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import attr, iter_nodes, keyval, walk
 from .attr_text import attribute_inlines
 from .context import Context, Target

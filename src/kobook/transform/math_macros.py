@@ -27,7 +27,7 @@ from typing import Any
 
 from .. import limits
 from ..errors import KobookError
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import attr, walk
 from .context import Context
 

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from .. import __version__
 from ..cache import Cache, atomic_write, digest, entry_name
 from ..errors import KobookError
+from ..version import __version__
 from . import public_http
 
 KIND = "remote"

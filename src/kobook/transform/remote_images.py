@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import attr, iter_nodes, stringify, text_inlines
 from . import remote
 from .context import Context

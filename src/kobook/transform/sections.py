@@ -7,7 +7,7 @@ registered so a reference prints ``3장`` or ``3.1절``.  Unnumbered headings
 
 from __future__ import annotations
 
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import stringify
 from .context import Context, Target
 

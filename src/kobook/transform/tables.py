@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..parse import Doc
+from ..model import Doc
 from ..parse.ast import iter_nodes
 from .context import Context
 from .figures import number_caption

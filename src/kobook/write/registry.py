@@ -22,8 +22,7 @@ from ..errors import Diagnostic, KobookError
 
 if TYPE_CHECKING:
     from ..cache import Cache
-    from ..load import Book
-    from ..parse import Doc
+    from ..model import Book, Config, Doc
 
 
 @dataclass(frozen=True)
@@ -133,6 +132,12 @@ def writers() -> tuple[Writer, ...]:
 def pdf_engines() -> list[str]:
     """The names of the writers that make a PDF, the default (weasyprint) first."""
     return [writer.name for writer in WRITERS if writer.output == "pdf"]
+
+
+def engine_for(config: Config) -> str:
+    """The PDF engine a book asks for (``engine:``), else the default: the one place the
+    default engine is decided."""
+    return str(config.get("engine") or pdf_engines()[0])
 
 
 def get(name: str, output: str | None = None) -> Writer:

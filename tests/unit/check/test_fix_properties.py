@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 
 from kobook.check import Settings, fix_text
 from kobook.check.proof import Proof, identifiers, proven_fix, structure
-from kobook.load.textfile import line_endings, restore_newlines, unify_newlines
+from kobook.files.reading import unify_newlines
+from kobook.files.textfile import line_endings, restore_newlines
 
 from .test_properties import BAD, CLEAN
 

@@ -22,8 +22,8 @@ from kobook.check.model import Finding, Rule
 from kobook.check.proof import PendingFix, masked_ast, proven_fix, proves_prose_only
 from kobook.check.report import run_check
 from kobook.check.rules import RULES
+from kobook.files.textfile import read_text_file, restore_newlines
 from kobook.load import load_book
-from kobook.load.textfile import read_text_file, restore_newlines
 from kobook.normalize import normalize_book
 from tests.conftest import BookMaker
 

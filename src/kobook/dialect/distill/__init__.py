@@ -14,7 +14,7 @@ keep the site live, so kobook reads it as it is:
 - ``dtags.py``: ``<d-footnote>``, ``<d-cite>``, distill's wrappers;
 - ``kramdown_math.py``: ``$$`` inline or display, by kramdown's rule.
 
-Every rewrite goes through :class:`~kobook.load.origins.Lines`, so each
+Every rewrite goes through :class:`~kobook.model.origins.Lines`, so each
 diagnostic names the line the translator wrote.  Codes: DIA101 Liquid left,
 DIA102 unbalanced ``{% details %}``, DIA106 figure include without a path,
 DIA110-113 Liquid decorations (info), DIA120 wrappers dropped (info), DIA121
@@ -29,15 +29,14 @@ import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...load.origins import Lines
+from ...model.origins import Lines
 from .. import Dialect, Layout, Report
 from . import dtags, html_blocks, kramdown_math, liquid
 from . import layout as site_layout
 from .masking import Masked, highlight_blocks, mask_code, mask_raw, unmask
 
 if TYPE_CHECKING:
-    from ...load.book import Book, Chapter
-    from ...load.config import Config
+    from ...model import Book, Chapter, Config
 
 
 class DistillDialect(Dialect):
@@ -103,7 +102,7 @@ def figure_ids(book: Book) -> dict[Path, list[str]]:
 
 @functools.cache
 def figure_ids_of(files: tuple[tuple[Path, int], ...], root: Path) -> dict[Path, list[str]]:
-    from ...load.book import read_source
+    from ...files.reading import read_source
 
     site = liquid.Site(site_layout.config_of(root), {})
     taken: set[str] = set()

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ...errors import Location
-from ...load.origins import Lines
+from ...model.origins import Lines
 
 
 @dataclass(frozen=True)

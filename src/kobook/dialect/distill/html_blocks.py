@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...load.origins import Lines
+from ...model.origins import Lines
 from .. import Report
 from .edits import Edit, apply_edits, as_block, where
 from .html_inline import attributes, html_to_markdown

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ...load.origins import Lines
+from ...model.origins import Lines
 from ...source.inline import math_span
 from .. import Report
 from .edits import Edit, apply_edits, where

@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import KobookError
-from ...load.config import read_yaml
-from ...load.frontmatter import split_front_matter
-from ...load.origins import Lines
-from ...load.textfile import unify_newlines
+from ...files.frontmatter import split_front_matter
+from ...files.reading import read_yaml, unify_newlines
+from ...model.origins import Lines
 from .. import Layout, Unit
 
 CONFIG = "_config.yml"

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...load.origins import Lines
+from ...model.origins import Lines
 from .. import Report
 from .edits import Edit, apply_edits, as_block, where
 from .html_inline import html_to_markdown, strip_label

@@ -28,9 +28,8 @@ from .prose import keep_literal
 from .summary import summary_layout
 
 if TYPE_CHECKING:
-    from ...load.book import Book, Chapter
-    from ...load.config import Config
-    from ...load.origins import Lines
+    from ...model import Book, Chapter, Config
+    from ...model.origins import Lines
 
 
 class MdBook(Dialect):

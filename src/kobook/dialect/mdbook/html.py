@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ...boundary import has_scheme
 from ...errors import Location
-from ...load.origins import Lines, Origin
+from ...model.origins import Lines, Origin
 from .. import Report
 from .fences import code_lines
 from .listings import html_attrs

@@ -22,7 +22,7 @@ listing names ``listings/…/main.rs:12``.  A missing file or anchor leaves a
 visible ``[include not found: …]`` and a warning (DIA204, DIA205); nesting
 deeper than :data:`~kobook.limits.MAX_INCLUDE_DEPTH`, or a file including itself,
 is DIA206.  What includes add is charged to the book's expansion budget
-(:mod:`kobook.load.expansion`, LIMIT010 naming the chain of includes), and each
+(:mod:`kobook.model.expansion`, LIMIT010 naming the chain of includes), and each
 file is read once per build however often it is included.
 """
 
@@ -35,10 +35,9 @@ from pathlib import Path
 from ... import limits
 from ...boundary import inside
 from ...errors import KobookError, Location
-from ...load.config import read_bytes
-from ...load.expansion import Expansion
-from ...load.origins import Lines, Origin
-from ...load.textfile import unify_newlines
+from ...files.reading import read_bytes, unify_newlines
+from ...model.expansion import Expansion
+from ...model.origins import Lines, Origin
 from .. import Report
 
 DIRECTIVE = re.compile(

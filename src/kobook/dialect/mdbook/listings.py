@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...errors import Location
-from ...load.origins import Lines, Origin
+from ...model.origins import Lines, Origin
 from .. import Report
 from .fences import Fence, fence_line, language, opening
 

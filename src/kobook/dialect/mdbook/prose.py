@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ...load.origins import Lines
+from ...model.origins import Lines
 from .. import Report
 from .fences import code_lines
 

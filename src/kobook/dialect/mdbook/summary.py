@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 from ...boundary import inside
 from ...errors import Diagnostic, Location
-from ...load.discover import summary_link
 from .. import Layout, Unit
 
 HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
@@ -41,6 +41,21 @@ class Entry:
     target: str  # "" for a draft
     line: int
     depth: int  # -1: a plain link (prefix or suffix chapter); 0: top-level item; 1+: nested
+
+
+SUMMARY_LINK = re.compile(r"^\s*(?:[-*+]|\d+\.)?\s*\[(?P<title>[^\]]*)\]\((?P<target>[^)]*)\)")
+
+
+def summary_link(line: str) -> tuple[str, str] | None:
+    """``(title, target)`` of an mdBook ``SUMMARY.md`` link line (``- [Title](a.md)``), or None.
+
+    The target is unquoted, without its ``#fragment``; it is empty for a draft
+    chapter (``[Title]()``).  ``load/discover.py`` finds an mdBook's chapter files with it.
+    """
+    match = SUMMARY_LINK.match(line)
+    if not match:
+        return None
+    return match.group("title"), unquote(match.group("target").split("#", 1)[0].strip())
 
 
 def summary_entries(text: str) -> tuple[str, list[tuple[str, Entry | str]]]:
@@ -81,7 +96,8 @@ def summary_entries(text: str) -> tuple[str, list[tuple[str, Entry | str]]]:
 
 def top_heading_level(path: Path) -> int:
     """The level of the first ATX heading outside code in ``path`` (1 when it has none)."""
-    from ...load.book import heading_levels, read_source
+    from ...files.reading import read_source
+    from ...source.headings import heading_levels
 
     found = heading_levels(read_source(path).body)
     return found[0][1] if found else 1

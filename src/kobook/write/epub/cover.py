@@ -13,8 +13,8 @@ from typing import Any
 
 from ...boundary import inside
 from ...errors import Diagnostic, Location
-from ...load import Book
-from ..shared.fonts import font_face, key_line_of, resolve_fonts
+from ...model import Book
+from ..shared.fonts import font_face, resolve_fonts
 
 SIZE = (1600, 2400)
 BACKGROUND = (31, 58, 95)
@@ -28,7 +28,7 @@ def cover_image(book: Book, folder: Path, problems: list[Diagnostic]) -> Path:
     else a PNG drawn into ``folder`` (EPUB002 says why the named one was not used)."""
     name = book.config.get("cover")
     if name:
-        where = Location(book.config.path, key_line_of(book.config, "cover"))
+        where = Location(book.config.path, book.config.line("cover"))
         path = inside(book.root / str(name), book.root, what="cover image", file=where.file)
         if path.is_file() and path.suffix.lower() in READERS_SHOW:
             return path

@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...load import Book
-from ...parse import Doc
+from ...model import Book, Doc
 from ..shared.common import text_chars
 from ..shared.fonts import font_face, resolve_fonts
 

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from ...errors import Diagnostic
-from ...parse import Doc
+from ...model import Doc
 from ...parse.ast import iter_nodes, walk
 from ..shared.common import blocks_to_html
 from ..shared.mathsvg import Formula, MathError, formula, render_math, undrawn

@@ -43,8 +43,8 @@ from urllib.parse import unquote, urlparse
 from ...cache import Cache
 from ...errors import Diagnostic, Location
 from ...lang.words import Words
-from ...load import Book
-from ...parse import Doc, api_version
+from ...model import Book, Doc
+from ...parse import api_version
 from ...parse.ast import copy_tree, iter_nodes, walk
 from ...parse.pandoc import run_pandoc
 from ..shared import passes, svgclean

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import Diagnostic
-from ...load import Book
-from ...parse import Doc
+from ...model import Book, Doc
 from ...parse.ast import copy_tree, walk
 from ..shared.sanitize import Note, Sanitizer, clean_attributes
 from .writer import is_korean, page_name, prepare, site_passes

@@ -28,7 +28,7 @@ from ... import limits, tools
 from ...errors import Diagnostic, Location
 from ...korean.particles import search_endings
 from ...lang import language_of
-from ...load.config import Config
+from ...model import Config
 from ..shared.common import scratch as scratch_folder
 
 SEARCH_DIR = "search"

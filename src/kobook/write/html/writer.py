@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import __version__, limits
+from ... import limits
 from ...cache import atomic_write
 from ...errors import Diagnostic
-from ...load import Book
-from ...parse import Doc
+from ...model import Book, Doc
 from ...parse.ast import copy_tree, iter_nodes, keyval
 from ...transform.remote import REMOTE_ATTR
+from ...version import __version__
 from ..shared import passes, svgclean
 from ..shared.blockhtml import BlockHtml
 from ..shared.common import (

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import Diagnostic
-from ...load import Chapter
+from ...model import Chapter
 from ...parse.ast import attr, walk
 
 # Words that, inside a command name, mean files, programs or command names built from

@@ -23,14 +23,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ... import __version__, limits, tools
+from ... import limits, tools
 from ...boundary import inside, within
 from ...cache import Cache
 from ...errors import Diagnostic, KobookError, Location
 from ...korean.hangul import has_hangul
-from ...load import Book, Chapter, Config
-from ...load.config import key_line
-from ...parse import Doc, api_version
+from ...model import Book, Chapter, Config, Doc
+from ...model.config import key_line
+from ...parse import api_version
 from ...parse.ast import (
     copy_tree,
     iter_nodes,
@@ -42,6 +42,7 @@ from ...parse.ast import (
 )
 from ...parse.pandoc import run_pandoc
 from ...reproducible import latex_environment
+from ...version import __version__
 from ..shared import passes
 from ..shared.common import atomic_output, chapter_at, part_titles
 from ..shared.fontcoverage import covers, fallback_family

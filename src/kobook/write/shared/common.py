@@ -16,8 +16,8 @@ from typing import Any
 
 from ...cache import Cache
 from ...lang import Words
-from ...load import Book
-from ...parse import Doc, api_version
+from ...model import Book, Doc
+from ...parse import api_version
 from ...parse.ast import iter_nodes, keyval, stringify
 from ...parse.pandoc import ast_to, run_pandoc
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ... import limits, tools
 from ...errors import Diagnostic, KobookError, Location
-from ...load import Config
+from ...model import Config
 
 # Default stacks per language (kobook.lang.language_of): the book's own script first.
 SERIF_BY_LANGUAGE = {
@@ -196,7 +196,7 @@ def resolve_fonts(config: Config, *, require_script: bool = True) -> FontSet:
                         "FONT002",
                         f"font '{name}' ({key}) is not installed; using {instead}, "
                         f"the default for {language}",
-                        Location(config.path, key_line_of(config, key)),
+                        Location(config.path, config.line(key)),
                         f"install it, or name an installed font; {script} fonts here: "
                         + (", ".join(sorted(covering)[:8]) or "none"),
                         "warning",
@@ -221,12 +221,3 @@ def resolve_fonts(config: Config, *, require_script: bool = True) -> FontSet:
     emoji_name = config.get("emoji-font")
     emoji = [str(emoji_name)] if emoji_name else emoji_families()[:1]
     return FontSet(serif, sans, mono, emoji, named, tuple(problems))
-
-
-def key_line_of(config: Config, key: str) -> int:
-    """The line of ``key`` in metadata.yaml (0 when unknown)."""
-    if config.path is None or not config.path.is_file():
-        return 0
-    from ...load.config import key_line
-
-    return key_line(config.path.read_text(encoding="utf-8", errors="replace"), key)

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 
 from ...errors import KobookError
-from ...load import Config
-from ...load.schema import LENGTH, PAPER  # also what metadata validation accepts
+from ...model import Config
+from ...model.page import LENGTH, PAPER  # also what metadata validation accepts
 from .latexmeta import class_options
 
 # Chapter, section and subsection titles, in multiples of the body size: one scale for every

@@ -28,7 +28,7 @@ from ... import limits
 from ...cache import Cache, digest
 from ...errors import Diagnostic, Location
 from ...korean.hangul import has_hangul
-from ...load import Chapter
+from ...model import Chapter
 from ...transform.math_macros import without_size_switches
 from . import svgclean
 from .fonts import fontconfig

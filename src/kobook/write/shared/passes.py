@@ -17,7 +17,7 @@ from typing import Any
 
 from ...cache import Cache
 from ...korean.hangul import has_hangul
-from ...load import Config
+from ...model import Config
 from ...parse.ast import attr, iter_nodes, keyval, raw_block, raw_inline, stringify, walk
 from .mathsvg import MathError, img_tag, render_math
 

@@ -47,7 +47,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from ...errors import Diagnostic
-from ...load import Chapter
+from ...model import Chapter
 from ...parse.ast import iter_nodes, walk
 
 Node = dict[str, Any]

@@ -33,8 +33,7 @@ from typing import Any
 from ...cache import Cache, digest
 from ...cache import code_digest as cache_code_digest
 from ...errors import Diagnostic, Location
-from ...load import Book
-from ...parse import Doc
+from ...model import Book, Doc
 from ...parse.pandoc import pandoc_version
 
 KIND = "typst-chapter"

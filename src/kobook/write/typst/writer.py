@@ -31,8 +31,8 @@ from ...boundary import within
 from ...cache import Cache
 from ...errors import Diagnostic, KobookError, Location
 from ...korean.hangul import has_hangul
-from ...load import Book
-from ...parse import Doc, api_version
+from ...model import Book, Doc
+from ...parse import api_version
 from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, stringify, walk
 from ...parse.pandoc import run_pandoc
 from ..shared import passes

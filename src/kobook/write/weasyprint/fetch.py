@@ -25,7 +25,7 @@ from weasyprint.urls import URLFetcher
 
 from ...boundary import within
 from ...errors import Diagnostic, Location
-from ...load import Book
+from ...model import Book
 
 
 def local_path(url: str) -> Path | None:

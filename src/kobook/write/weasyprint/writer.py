@@ -16,13 +16,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ... import __version__
 from ...cache import Cache, digest
 from ...errors import Diagnostic, KobookError, Location
-from ...load import Book, Config
-from ...parse import Doc
+from ...model import Book, Config, Doc
 from ...parse.ast import copy_tree, iter_nodes
 from ...reproducible import w3c_datetime
+from ...version import __version__
 from ..shared import codewrap, passes
 from ..shared.blockhtml import BlockHtml
 from ..shared.common import (
@@ -264,14 +263,13 @@ def math_font_problems(book: Book) -> list[Diagnostic]:
     name = book.config.get("mathfont")
     if not name or math_font(str(name)) is not None:
         return []
-    from ..shared.fonts import key_line_of
 
     fallback = Path(math_font() or "STIX Two Math").name
     return [
         Diagnostic(
             "FONT002",
             f"math font '{name}' (mathfont) is not installed; using {fallback}",
-            Location(book.config.path, key_line_of(book.config, "mathfont")),
+            Location(book.config.path, book.config.line("mathfont")),
             "install it, or name an installed OpenType math font (fc-list :lang=und-zmth family)",
             "warning",
         )

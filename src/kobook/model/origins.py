@@ -5,7 +5,7 @@ A dialect rewrites a chapter (``{{#include}}`` pulls in another file, a
 becomes one ``^[…]``), and an mdBook chapter is several files joined.  Every
 diagnostic after that must still name the file and line the translator wrote,
 so text travels with one origin per line (:class:`Lines`) and the chapter keeps
-them (:attr:`kobook.load.book.Chapter.origins`).
+them (:attr:`kobook.model.Chapter.origins`).
 """
 
 from __future__ import annotations

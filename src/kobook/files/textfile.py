@@ -9,20 +9,13 @@ still write the file back the way it came: each line keeps its own ending
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import read_bytes, read_text
+from .reading import NEWLINE, read_bytes, read_text, unify_newlines
 
 BOM = b"\xef\xbb\xbf"
-NEWLINE = re.compile(r"\r\n|\r|\n")
-
-
-def unify_newlines(text: str) -> str:
-    """``text`` with every CRLF and lone CR turned into LF."""
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def line_endings(text: str) -> tuple[str, ...]:
@@ -66,7 +59,7 @@ class TextFile:
 
 
 def read_text_file(path: Path) -> TextFile:
-    """Read ``path`` once (UTF-8, see :func:`kobook.load.config.read_text`)."""
+    """Read ``path`` once (UTF-8, see :func:`kobook.files.reading.read_text`)."""
     data = read_bytes(path)  # at most limits.MAX_FILE_BYTES
     raw = read_text(path, data)
     return TextFile(path, data, unify_newlines(raw), data.startswith(BOM), line_endings(raw))
