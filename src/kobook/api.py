@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from . import ledger
 from .boundary import inside
 from .cache import Cache
 from .dialect import convert_book
@@ -185,6 +186,16 @@ def build(
         result.outputs["epub"] = written.path
         used.append(epub_writer)
         lap("epub")
+    # The ledger: each output read back and compared with the transformed book.
+    progress.step("checking every output holds the whole book")
+    for writer in used:
+        made = result.outputs[writer.output]
+        result.diagnostics += ledger.verify(
+            selected, writer.output, made, writer.label, result.diagnostics
+        )
+    lap("ledger")
+    if strict:
+        ledger.fail_on_losses(result.diagnostics)
     from .write.shared.latexmeta import ignored_latex  # raw LaTeX only XeLaTeX uses: note it once
 
     ignoring = [writer.label for writer in used if not writer.raw_latex]

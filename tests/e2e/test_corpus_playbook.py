@@ -185,6 +185,12 @@ def test_no_leaked_syntax_is_reported(built: kobook.BuildResult) -> None:
     assert [d.format() for d in built.diagnostics if d.code.startswith("LEAK")] == []
 
 
+def test_the_ledger_finds_nothing_lost(built: kobook.BuildResult) -> None:
+    # Every paragraph, heading, link, footnote and script of the book is in the PDF, the
+    # site and the EPUB, read back from each (kobook.ledger).
+    assert [d.format() for d in built.diagnostics if d.code.startswith("LOST")] == []
+
+
 def test_build_is_deterministic_in_structure(built: kobook.BuildResult) -> None:
     pdf = Path(built.outputs["pdf"])
     assert pdf.stat().st_size > 1_000_000

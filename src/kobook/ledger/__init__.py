@@ -1,0 +1,91 @@
+"""The content ledger: the last stage of every build, after ``write``.
+
+It counts what the transformed book holds (text of paragraphs, headings, captions,
+cells and code; headings' identifiers; links; images; tables; footnotes; display
+math; super- and subscripts) and reads each output back from the file the writer
+made (the PDF's text, link annotations and glyph sizes; the HTML book's and the
+EPUB's DOM).  A construct an output lacks is a warning at its source line (LOST001
+text, LOST002 an element, LOST003 a script printed on the line); ``--strict``
+fails the build.  This is how "nothing is lost in silence" is enforced for every
+writer at once, rather than trusted to each of them.
+
+Which reader an output gets is this registry's: one per output kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from ..errors import Diagnostic, KobookError
+from ..model import Doc
+from .compare import differences
+from .expected import Expected, expected
+from .found import Found
+
+__all__ = ["READERS", "Expected", "Found", "expected", "fail_on_losses", "verify"]
+
+
+def _pdf(path: Path, docs: list[Doc], label: str) -> Found:
+    from .pdf import read_pdf
+
+    return read_pdf(path, f"the {label}")
+
+
+def _html(path: Path, docs: list[Doc], label: str) -> Found:
+    from ..write.html.writer import page_name
+    from .markup import read_site
+
+    return read_site(path, [page_name(doc) for doc in docs])
+
+
+def _epub(path: Path, docs: list[Doc], label: str) -> Found:
+    from .markup import read_epub
+
+    return read_epub(path)
+
+
+# output kind -> reader(the written file, the chapters it holds, the writer's label)
+READERS: dict[str, Callable[[Path, list[Doc], str], Found]] = {
+    "pdf": _pdf,
+    "html": _html,
+    "epub": _epub,
+}
+
+
+def verify(
+    docs: list[Doc], output: str, path: Path, label: str, reported: list[Diagnostic]
+) -> list[Diagnostic]:
+    """What ``path`` (an ``output`` of ``docs``) lacks; constructs with a diagnostic of
+    their own in ``reported`` are explained and not repeated."""
+    explained = {
+        (str(d.location.file), d.location.line)
+        for d in reported
+        if d.location.file is not None and d.severity in ("error", "warning")
+    }
+    # A character no font has is drawn as a box (GLYPH001, said once per character):
+    # every passage holding it is explained, wherever it stands.
+    boxes = {
+        chr(int(code, 16))
+        for d in reported
+        if d.code == "GLYPH001"
+        for code in re.findall(r"U\+([0-9A-F]{4,6})", d.message)
+    }
+    found = READERS[output](path, docs, label)
+    return differences(expected(docs), found, explained, boxes if output == "pdf" else set())
+
+
+def fail_on_losses(diagnostics: list[Diagnostic]) -> None:
+    """``--strict``: raise when the ledger found anything an output lost."""
+    lost = [d for d in diagnostics if d.code in LOST_CODES]
+    if lost:
+        raise KobookError.summarising(
+            f"{len(lost)} construct(s) of the book are missing from an output (--strict)",
+            "LOST004",
+            lost[:20],
+            "report them to kobook with the files and lines; build without --strict meanwhile",
+        )
+
+
+LOST_CODES = {"LOST001", "LOST002", "LOST003"}

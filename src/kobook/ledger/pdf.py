@@ -1,0 +1,224 @@
+"""Reading back a PDF, whichever engine wrote it: its text (pdfium, as a reader's
+copy and search see it), the addresses of its link annotations, and for each
+superscript or subscript whether its letters stand raised or lowered, or smaller,
+beside the letters before them.
+
+A page's running head and number are not the book's text: a first or last line that
+repeats on two pages or more (its page number aside), and one line of digits at
+either edge, are left out, so a paragraph that runs on to the next page reads as
+one.  They are kept at the end of the text: a chapter's title is also its running
+head, and a book without a table of contents shows it nowhere else.
+
+Sizes and baselines are read only where a script is looked for: reading them for
+every glyph of a long book would cost more than the rest of the ledger.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from array import array
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .expected import letters
+from .found import Found
+
+SMALLER = 0.92  # a script's letters are at most this size of the letters before them...
+RAISED = 0.12  # ...or their baseline moves by this much of the letters' size
+
+
+@dataclass
+class Line:
+    """One line of a page: its letters, and the character each came from."""
+
+    text: str
+    page: int
+    chars: list[int]
+
+
+@dataclass
+class Text:
+    """The PDF's letters in reading order, each with the page and character it came from."""
+
+    letters: str = ""
+    pages: array[int] = field(default_factory=lambda: array("i"))
+    chars: array[int] = field(default_factory=lambda: array("i"))
+
+
+def read_pdf(path: Path, label: str) -> Found:
+    """The PDF's side of the ledger (``label``: "the Typst PDF", ...)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    pages, every, links = [], [], set()
+    seen: dict[str, str] = {}
+    for index in range(len(document)):
+        page = document[index]
+        shown, drawn = page_text(page)
+        pages.append(lines_of(shown, index, seen, indexed=False))
+        every.append(lines_of(drawn, index, seen, indexed=True))
+        links |= link_addresses(document, page)
+    body, margins = without_running_heads(pages)
+    visible = "".join(line.text for page in [*body, margins] for line in page)
+    text = join(every)
+    glyphs = Glyphs(document)
+    return Found(
+        label,
+        visible,
+        links=links,
+        script_check=lambda before, script, kind: drawn_as_script(
+            text, glyphs, before, script, kind
+        ),
+    )
+
+
+def page_text(page: Any) -> tuple[str, str]:
+    """The text inside the page's box (what a reader sees: text pushed past the edge is
+    lost), and every character of the page in pdfium's order (for glyph look-ups)."""
+    textpage = page.get_textpage()
+    try:
+        count = textpage.count_chars()
+        drawn = textpage.get_text_range(0, count)[:count] if count else ""
+        left, bottom, right, top = page.get_bbox()
+        shown = textpage.get_text_bounded(left, bottom, right, top) if count else ""
+    finally:
+        textpage.close()
+    return shown, drawn
+
+
+def lines_of(chars: str, number: int, seen: dict[str, str], *, indexed: bool) -> list[Line]:
+    """A page's letters, line by line (pdfium ends a line with CR LF); ``seen`` keeps
+    each character's letters once worked out, ``indexed`` which character each is."""
+    lines = [Line("", number, [])]
+    for index, char in enumerate(chars):
+        if char == "\n":
+            lines.append(Line("", number, []))
+            continue
+        found = seen.get(char)
+        if found is None:
+            found = seen[char] = letters(char)
+        if found:
+            lines[-1].text += found
+            if indexed:
+                lines[-1].chars.extend([index] * len(found))
+    return [line for line in lines if line.text]
+
+
+def without_running_heads(pages: list[list[Line]]) -> tuple[list[list[Line]], list[Line]]:
+    """``pages`` without page numbers and running heads, and those lines apart."""
+
+    def head(line: Line) -> str:
+        return "".join(ch for ch in line.text if not ch.isdigit())
+
+    edges = Counter(head(page[i]) for page in pages if page for i in {0, len(page) - 1})
+
+    def repeated(line: Line) -> bool:
+        return bool(head(line)) and not roman(line.text) and edges[head(line)] >= 2
+
+    def number(line: Line) -> bool:
+        return line.text.isdigit() or roman(line.text)
+
+    kept, margins = [], []
+    for page in pages:
+        lines = list(page)
+        for edge in (0, -1):
+            while lines and repeated(lines[edge]):
+                margins.append(lines.pop(edge))
+            if lines and number(lines[edge]):
+                margins.append(lines.pop(edge))
+            while lines and repeated(lines[edge]):
+                margins.append(lines.pop(edge))
+        kept.append(lines)
+    return kept, margins
+
+
+def roman(text: str) -> bool:
+    return bool(text) and len(text) <= 6 and set(text) <= set("ivxlc")
+
+
+def join(pages: list[list[Line]]) -> Text:
+    out = Text()
+    parts = []
+    for page in pages:
+        for line in page:
+            parts.append(line.text)
+            out.pages.extend([line.page] * len(line.text))
+            out.chars.extend(line.chars if line.page >= 0 else [-1] * len(line.text))
+    out.letters = "".join(parts)
+    return out
+
+
+@dataclass(frozen=True)
+class Glyph:
+    size: float
+    baseline: float
+
+
+class Glyphs:
+    """Size and baseline of a page's character, read from pdfium when first asked for."""
+
+    def __init__(self, document: Any) -> None:
+        self.document = document
+        self.textpages: dict[int, Any] = {}
+
+    def at(self, page: int, char: int) -> Glyph:
+        import pypdfium2.raw as raw
+
+        if page not in self.textpages:
+            self.textpages[page] = self.document[page].get_textpage()
+        handle = self.textpages[page].raw
+        x, y = ctypes.c_double(), ctypes.c_double()
+        raw.FPDFText_GetCharOrigin(handle, char, x, y)
+        return Glyph(float(raw.FPDFText_GetFontSize(handle, char)), y.value)
+
+
+def drawn_as_script(text: Text, glyphs: Glyphs, before: str, script: str, kind: str) -> bool | None:
+    """Is ``script`` (after ``before``) drawn as a script anywhere in the PDF?
+
+    None when the letters are not found together (the text check reports a loss) or
+    there is nothing before them to compare with.
+    """
+    if not before or not script:
+        return None
+    needle = before + script
+    at = text.letters.find(needle)
+    seen = False
+    while at >= 0:
+        seen = True
+        first = at + len(before) - 1
+        if text.pages[first] >= 0:
+            reference = glyphs.at(text.pages[first], text.chars[first])
+            for k in range(at + len(before), at + len(needle)):
+                if looks_like_script(reference, glyphs.at(text.pages[k], text.chars[k]), kind):
+                    return True
+        at = text.letters.find(needle, at + 1)
+    return False if seen else None
+
+
+def looks_like_script(reference: Glyph, mark: Glyph, kind: str) -> bool:
+    if reference.size <= 0:
+        return False
+    smaller = mark.size <= reference.size * SMALLER
+    shift = (mark.baseline - reference.baseline) / reference.size
+    moved = shift > RAISED if kind == "superscript" else shift < -RAISED
+    return smaller or moved
+
+
+def link_addresses(document: Any, page: Any) -> set[str]:
+    """The addresses of a page's URI link annotations."""
+    import pypdfium2.raw as raw
+
+    found: set[str] = set()
+    position = ctypes.c_int(0)
+    link = raw.FPDF_LINK()
+    while raw.FPDFLink_Enumerate(page.raw, ctypes.byref(position), ctypes.byref(link)):
+        action = raw.FPDFLink_GetAction(link)
+        if not action or raw.FPDFAction_GetType(action) != raw.PDFACTION_URI:
+            continue
+        size = raw.FPDFAction_GetURIPath(document.raw, action, None, 0)
+        buffer = ctypes.create_string_buffer(size)
+        raw.FPDFAction_GetURIPath(document.raw, action, buffer, size)
+        found.add(buffer.value.decode("utf-8", "replace"))
+    return found
