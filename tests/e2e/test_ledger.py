@@ -14,7 +14,7 @@ from kobook import ledger, transform
 from kobook.errors import KobookError
 from kobook.ledger.found import Found
 from kobook.write import registry
-from tests.conftest import BookMaker, sample_copy
+from tests.conftest import REPO, BookMaker, sample_copy
 
 
 def lost(result: kobook.BuildResult) -> list[str]:
@@ -58,6 +58,37 @@ def test_a_superscript_printed_on_the_line_is_found(
     # With the fix in place the same book loses nothing.
     monkeypatch.undo()
     assert lost(kobook.build(root, ["pdf"], engine=engine, cache_dir=root / "c")) == []
+
+
+FERRIS = """# 표 안의 그림
+
+| 그림 | 뜻 |
+|---|---|
+| <img src="img/big.svg" alt="큰 그림"/> | 이 코드는 컴파일되지 않는다! |
+"""
+BIG_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800" viewBox="0 0 1200 800">'
+    '<rect width="1200" height="800" fill="#c33"/></svg>'
+)
+
+
+@pytest.mark.slow
+def test_a_table_column_pushed_off_the_page_is_found_then_kept(
+    make_book: BookMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A raw <img> in a table cell was laid out at its own size by WeasyPrint and pushed
+    the next column past the page's edge: the ledger found it in the Korean Rust book."""
+    root = make_book({"book/01.md": FERRIS, "img/big.svg": BIG_SVG}, metadata={"title": "표"})
+    css = REPO / "src/kobook/templates/pdf/book.css.j2"
+    old = css.read_text(encoding="utf-8").replace("td img:not(.math), th img:not(.math),", "")
+    (root / "templates" / "pdf").mkdir(parents=True)
+    (root / "templates" / "pdf" / "book.css.j2").write_text(old, encoding="utf-8")
+    result = kobook.build(root, ["pdf"], cache_dir=root / "c")
+    assert any(
+        "'이 코드는 컴파일되지 않는다!' is not in the WeasyPrint PDF" in f for f in lost(result)
+    )
+    (root / "templates" / "pdf" / "book.css.j2").unlink()
+    assert lost(kobook.build(root, ["pdf"], cache_dir=root / "c")) == []
 
 
 @pytest.mark.slow
