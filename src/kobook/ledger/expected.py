@@ -117,10 +117,10 @@ def collect(blocks: list[Any], chapter: Chapter, found: Expected) -> None:
         if kind in TEXT_BLOCKS:
             inlines = content[2] if kind == "Header" else content
             passage(TEXT_BLOCKS[kind], inlines, chapter, found)
+            where = locate(chapter, plain(inlines))
             if kind == "Header" and content[1][0]:
-                where = locate(chapter, plain(inlines))
                 found.elements.append(Element("heading", content[1][0], where))
-            inline_elements(inlines, chapter, found)
+            inline_elements(inlines, chapter, found, where)
         elif kind == "CodeBlock":
             first = next((line for line in content[1].split("\n") if letters(line)), "")
             if first:
@@ -131,7 +131,7 @@ def collect(blocks: list[Any], chapter: Chapter, found: Expected) -> None:
         elif kind == "LineBlock":
             for line in content:
                 passage("line", line, chapter, found)
-                inline_elements(line, chapter, found)
+                inline_elements(line, chapter, found, locate(chapter, plain(line)))
         elif kind == "RawBlock" and content[0] == "html":
             raw_html(content[1], chapter, found)
         elif kind == "Table":
@@ -222,8 +222,9 @@ def plain(inlines: list[Any]) -> str:
     return " ".join(runs(inlines))
 
 
-def inline_elements(inlines: list[Any], chapter: Chapter, found: Expected) -> None:
-    """Links, images, notes, display math and scripts among ``inlines``."""
+def inline_elements(inlines: list[Any], chapter: Chapter, found: Expected, block: Location) -> None:
+    """Links, images, notes, display math and scripts among ``inlines`` (a script is
+    reported at its block's line: its own letters are too short to find it by)."""
     before = ""
     raw: tuple[str, str, list[str]] | None = None  # a raw <sup> open: kind, before, text
     for item in iterate(inlines):
@@ -237,8 +238,7 @@ def inline_elements(inlines: list[Any], chapter: Chapter, found: Expected) -> No
             elif raw is not None and raw[0] == name:
                 text = letters("".join(raw[2]))
                 if text:
-                    where = locate(chapter, "".join(raw[2]))
-                    found.scripts.append(Script(name, text, raw[1], where))
+                    found.scripts.append(Script(name, text, raw[1], block))
                 raw = None
             continue
         if raw is not None and kind in ("Str", "Space"):
@@ -246,8 +246,7 @@ def inline_elements(inlines: list[Any], chapter: Chapter, found: Expected) -> No
         if kind in ("Superscript", "Subscript"):
             text = letters(plain(content))
             if text:
-                where = locate(chapter, plain(content))
-                found.scripts.append(Script(kind.lower(), text, before[-CONTEXT:], where))
+                found.scripts.append(Script(kind.lower(), text, before[-CONTEXT:], block))
         elif kind == "Link":
             target = content[2][0]
             if target.startswith(("http://", "https://")):

@@ -80,7 +80,7 @@ def page_text(page: Any) -> tuple[str, str]:
     textpage = page.get_textpage()
     try:
         count = textpage.count_chars()
-        drawn = textpage.get_text_range(0, count)[:count] if count else ""
+        drawn = textpage.get_text_range(0, count) if count else ""
         left, bottom, right, top = page.get_bbox()
         shown = textpage.get_text_bounded(left, bottom, right, top) if count else ""
     finally:
@@ -92,7 +92,9 @@ def lines_of(chars: str, number: int, seen: dict[str, str], *, indexed: bool) ->
     """A page's letters, line by line (pdfium ends a line with CR LF); ``seen`` keeps
     each character's letters once worked out, ``indexed`` which character each is."""
     lines = [Line("", number, [])]
-    for index, char in enumerate(chars):
+    index = 0  # pdfium's character index: a UTF-16 unit, two for a character past U+FFFF
+    for char in chars:
+        here, index = index, index + (2 if ord(char) > 0xFFFF else 1)
         if char == "\n":
             lines.append(Line("", number, []))
             continue
@@ -102,7 +104,7 @@ def lines_of(chars: str, number: int, seen: dict[str, str], *, indexed: bool) ->
         if found:
             lines[-1].text += found
             if indexed:
-                lines[-1].chars.extend([index] * len(found))
+                lines[-1].chars.extend([here] * len(found))
     return [line for line in lines if line.text]
 
 

@@ -196,3 +196,12 @@ def test_text_with_a_character_no_font_has_is_explained_everywhere(
     glyph = Diagnostic("GLYPH001", "no installed font has 'न' (U+0928); drawn 2× as a box")
     glyph2 = Diagnostic("GLYPH001", "no installed font has 'म' (U+092E); drawn 1× as a box")
     assert verify([doc], "pdf", tmp_path, "x", [glyph, glyph2]) == []
+
+
+def test_a_character_past_u_ffff_takes_two_pdfium_indices() -> None:
+    """Typst's math letters (U+1D44B 𝑋) are two UTF-16 units: the glyph looked up for a
+    script after a formula must be the script's, not its neighbour's."""
+    from kobook.ledger.pdf import lines_of
+
+    [line] = lines_of("\U0001d44bab", 0, {}, indexed=True)
+    assert (line.text, line.chars) == ("xab", [0, 2, 3])
