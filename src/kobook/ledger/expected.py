@@ -40,14 +40,23 @@ TEXT_BLOCKS = {"Para": "paragraph", "Plain": "text", "Header": "heading"}
 
 
 def letters(text: str) -> str:
-    """``text`` as the ledger compares it: letters and digits only, NFKC, case-folded."""
+    """``text`` as the ledger compares it: letters and digits only, NFKC, case-folded,
+    and a number sign as its value."""
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return "".join(filter(is_letter, folded))
+    return "".join(map(letter, folded))
 
 
 @functools.cache
-def is_letter(char: str) -> bool:
-    return unicodedata.category(char)[0] in "LN"
+def letter(char: str) -> str:
+    """``char`` if it is a letter or a digit, else "".  A number sign NFKC keeps is its
+    value: a font that draws ② and ➁ with one glyph tells a PDF's reader either."""
+    kind = unicodedata.category(char)
+    if kind[0] == "L" or kind == "Nd":
+        return char
+    if kind[0] == "N":
+        value = unicodedata.numeric(char, -1.0)
+        return str(int(value)) if value >= 0 and value == int(value) else char
+    return ""
 
 
 def probes(text: str) -> tuple[str, ...]:

@@ -43,6 +43,7 @@ def doc_of(text: str, path: Path) -> Doc:
 
 def test_letters_keep_only_letters_and_digits_folded() -> None:
     assert letters("“Flash-Atten\u00adtion”이 ﬁ 57,344!") == "flashattention이fi57344"
+    assert letters("② 전환") == letters("➁ 전환") == "2전환"  # one glyph, two code points
     assert probes("가" * 40) == ("가" * 12,) * 3
     assert probes("abc") == ("abc",)
     assert len(probes("a" * 20)) == 2
