@@ -17,7 +17,8 @@ from kobook.cache import Cache
 from kobook.load import load_book
 from kobook.parse import parse_book
 from kobook.transform import transform_book
-from kobook.write.latex.writer import render_latex, row_brackets, text_in_math
+from kobook.write.latex.passes import row_brackets, text_in_math
+from kobook.write.latex.template import render_latex
 from tests.checks import in_order, pdf_pages, squash
 
 REPO = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, raw_inline
 from kobook.parse.pandoc import markdown_to_ast
 from kobook.transform import transform_book
-from kobook.write.latex.writer import render_latex
+from kobook.write.latex.template import render_latex
 from kobook.write.shared import passes
 from tests.conftest import BookMaker
 

@@ -16,7 +16,8 @@ from kobook.errors import Diagnostic
 from kobook.load import load_book
 from kobook.parse import parse_book
 from kobook.transform import transform_book
-from kobook.write.latex.writer import latex_error, render_latex
+from kobook.write.latex.diagnostics import latex_error
+from kobook.write.latex.template import render_latex
 from kobook.write.shared.latexmeta import BEGIN_INCLUDES
 from tests.conftest import BookMaker
 
@@ -172,7 +173,7 @@ def test_latex_error_without_an_error_line_quotes_the_log(make_book: BookMaker) 
 
 def test_cjk_spaces_leave_latin_words_to_xecjk() -> None:
     from kobook.parse.pandoc import markdown_to_ast
-    from kobook.write.latex.writer import cjk_spaces
+    from kobook.write.latex.passes import cjk_spaces
 
     blocks = markdown_to_ast("放进 GPU 的显存，以 Adam\n为例，使用 `torch` 和 C 语言 and more")[
         "blocks"
@@ -185,7 +186,7 @@ def test_cjk_spaces_leave_latin_words_to_xecjk() -> None:
 
 
 def test_chapter_location_finds_the_source_line(make_book: BookMaker) -> None:
-    from kobook.write.latex.writer import chapter_location
+    from kobook.write.latex.diagnostics import chapter_location
 
     root = make_book(
         {"book/01.md": "# 장\n\n첫 문단.\n\n본문 $x^$ 이다.\n\n```{=latex}\n\\kobookx{}\n```\n"}

@@ -506,7 +506,7 @@ def test_print_writers_never_see_separators() -> None:
 def test_original_with_missing_keys_renders_everywhere(
     make_book: BookMaker, original: dict[str, Any], shown: str
 ) -> None:
-    from kobook.write.latex.writer import render_latex
+    from kobook.write.latex.template import render_latex
     from kobook.write.weasyprint.writer import render_html
 
     root = make_book(

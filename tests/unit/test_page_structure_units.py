@@ -8,7 +8,7 @@ import pytest
 
 from kobook.cache import Cache
 from kobook.load import load_book
-from kobook.write.latex.writer import own_running_heads
+from kobook.write.latex.template import own_running_heads
 from kobook.write.shared import mathsvg
 from kobook.write.shared.layout import PageLayout
 from kobook.write.shared.mathsvg import stix_math_font

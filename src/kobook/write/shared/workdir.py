@@ -20,7 +20,7 @@ from ...boundary import inside
 class Assets:
     """The files a compiler reads (images, emoji), by names inside its working folder.
 
-    XeLaTeX runs with kpathsea in paranoid mode (``latex.writer.run_xelatex``), which
+    XeLaTeX runs with kpathsea in paranoid mode (``latex.run.run_xelatex``), which
     refuses absolute and ``../`` paths: each file kobook checked (inside the
     book or the cache) gets a link ``assets/<hash><suffix>`` in the working
     folder, made just before the run (:meth:`link`).

@@ -1,0 +1,457 @@
+"""The LaTeX document around the chapters: the template's variables from the metadata
+(title page, fonts through fontspec, the class and its options, kobook's words), the
+book's own template checked, its header-includes screened, the running heads."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ... import limits, tools
+from ...boundary import inside
+from ...cache import Cache
+from ...errors import Diagnostic, KobookError, Location
+from ...model import Book, Config, Doc
+from ...parse import api_version
+from ...parse.ast import (
+    raw_block,
+)
+from ...parse.pandoc import run_pandoc
+from ...version import __version__
+from ..shared import passes
+from ..shared.common import part_titles
+from ..shared.fonts import resolve_fonts
+from ..shared.latexmeta import (
+    BEGIN_INCLUDES,
+    END_INCLUDES,
+    ClassSettings,
+    class_options,
+    include_items,
+    preamble_includes,
+    raw_latex,
+    template_packages,
+)
+from ..shared.layout import page_layout
+from ..shared.mathsvg import math_font as default_math_font
+from ..shared.mathsvg import stix_math_font
+from ..shared.workdir import Assets
+from .passes import DEFINITIONS, Blocks, prepare
+from .places import OWN_TEMPLATE, TEMPLATES, includes_location, meta_location, template_path
+from .screen import (
+    TRUST_HINT,
+    Policy,
+    defined_names,
+    refusal,
+    template_partials,
+)
+from .values import XECJK_LANGUAGES, latex_escape
+
+
+class Raw(str):
+    """A template value that is LaTeX already (font options, paths): not escaped."""
+
+
+def meta_value(value: Any) -> dict[str, Any]:
+    """A Python value as pandoc metadata (strings stay literal: no Markdown parsing)."""
+    if isinstance(value, Raw):
+        return {"t": "MetaInlines", "c": [{"t": "RawInline", "c": ["latex", str(value)]}]}
+    if isinstance(value, bool):
+        return {"t": "MetaBool", "c": value}
+    if isinstance(value, dict):
+        return {"t": "MetaMap", "c": {str(k): meta_value(v) for k, v in value.items()}}
+    if isinstance(value, (list, tuple)):
+        return {"t": "MetaList", "c": [meta_value(v) for v in value]}
+    return {"t": "MetaInlines", "c": [{"t": "RawInline", "c": ["latex", latex_escape(str(value))]}]}
+
+
+def hex_color(value: Any, default: str) -> str:
+    named = {
+        "blue": "1F4E8C",
+        "black": "000000",
+        "red": "C62828",
+        "magenta": "A0307F",
+        "cyan": "00838F",
+        "green": "2E7D32",
+        "gray": "555555",
+        "grey": "555555",
+    }
+    text = str(value or "").strip().lstrip("#")
+    if re.fullmatch(r"[0-9A-Fa-f]{6}", text):
+        return text.upper()
+    return named.get(text.lower(), default)
+
+
+def template_variables(
+    book: Book, fallbacks: dict[str, str], settings: ClassSettings | None = None
+) -> dict[str, Any]:
+    config = book.config
+    fonts = resolve_fonts(config)
+    settings = settings or class_settings(config)
+    layout = page_layout(class_config(config, settings))
+    hangul_serif = next(
+        (f for f in fonts.serif if f != fonts.named.get("mainfont")), fonts.serif[0]
+    )
+    hangul_sans = next((f for f in fonts.sans if f != fonts.named.get("sansfont")), fonts.sans[0])
+    hangul_mono = next((f for f in fonts.mono if f != fonts.named.get("monofont")), fonts.mono[0])
+    size = layout.font_size
+    original = config.original
+    math_font = config.get("mathfont")
+    # The WeasyPrint engine's default math font (mathsvg.math_font), so both engines match.
+    math_path = "" if math_font else (default_math_font() or stix_math_font())
+    return {
+        "mathfont": Raw(latex_escape(str(math_font or ""))),  # a name, never LaTeX
+        "mathfontpath": Raw(str(Path(math_path).parent)) if math_path else "",
+        "mathfontfile": Raw(Path(math_path).name) if math_path else "",
+        "fontsize": size,
+        "paperwidth": layout.width,
+        "paperheight": layout.height,
+        "top": layout.top,
+        "bottom": layout.bottom,
+        "inner": layout.inner,
+        "outer": layout.outer,
+        "linestretch": f"{layout.line_height / 1.2:.3f}",
+        # One heading scale for every engine (shared/layout.py), with KOMA's own leading.
+        "headingsizes": [
+            {"element": element, "size": f"{size:g}pt", "skip": f"{size * 1.2:g}pt"}
+            for element, size in zip(
+                ("chapter", "section", "subsection"),
+                (layout.heading_points(level) for level in (1, 2, 3)),
+                strict=True,
+            )
+        ],
+        "mainfont": fontspec_font(str(fonts.named.get("mainfont") or hangul_serif)),
+        "sansfont": fontspec_font(str(fonts.named.get("sansfont") or hangul_sans)),
+        "monofont": fontspec_font(str(fonts.named.get("monofont") or hangul_mono)),
+        "CJKmainfont": fontspec_font(str(fonts.named.get("CJKmainfont") or hangul_serif)),
+        "CJKsansfont": fontspec_font(str(fonts.named.get("CJKsansfont") or hangul_sans)),
+        "CJKmonofont": fontspec_font(str(fonts.named.get("CJKmonofont") or hangul_mono)),
+        "fallbackfonts": [{"family": Raw(f), "command": Raw(c)} for f, c in fallbacks.items()],
+        "keepall": config.keeps_words_whole(),
+        "frenchspacing": config.language != "en",
+        "numbersections": config.numbersections,
+        "tocdepth": str(config.toc_depth - 1),
+        "accent": "1F4E8C",
+        "linkcolor": hex_color(config.get("linkcolor"), "1F4E8C"),
+        "urlcolor": hex_color(config.get("urlcolor"), "1F4E8C"),
+        "colorlinks": bool(config.get("colorlinks", True)),
+        "sides": settings.sides,
+        "open": settings.open,
+        "xecjk": config.language in XECJK_LANGUAGES,
+        **word_variables(config),
+        "authors": ", ".join(config.authors),
+        "affiliations": words_list(config, config.affiliations),
+        "translators": ", ".join(config.translators),
+        "plaintitle": config.title,
+        "plainauthors": ", ".join(config.authors),
+        "shorttitle": config.title,
+        "original": original,
+        "version": __version__,
+    }
+
+
+def words_list(config: Config, items: list[str]) -> str:
+    """``A, B`` (``A、B`` in Chinese and Japanese): the language's list separator."""
+    return config.words.word("list-separator").join(items)
+
+
+def class_settings(config: Config, book: Book | None = None) -> ClassSettings:
+    """``documentclass`` and ``classoption`` as scrbook settings, with warnings."""
+    return class_options(
+        config.get("documentclass"),
+        config.get("classoption"),
+        language=config.language,
+        location=meta_location(book, "documentclass") if book else Location(config.path),
+        option_location=meta_location(book, "classoption") if book else Location(config.path),
+    )
+
+
+def class_config(config: Config, settings: ClassSettings) -> Config:
+    """``config`` with classoption's paper and type size where metadata does not set them."""
+    extra = {}
+    if settings.paper and not config.get("papersize"):
+        extra["papersize"] = settings.paper
+    if settings.fontsize and not config.get("fontsize"):
+        extra["fontsize"] = settings.fontsize
+    return replace(config, raw={**config.raw, **extra}) if extra else config
+
+
+def word_variables(config: Config) -> dict[str, Any]:
+    """The words the template prints, in the book's language (config.words)."""
+    words = config.words
+    colon = "：" if config.language in XECJK_LANGUAGES else ": "
+    prefix, suffix = words.affix("chapter")
+    return {
+        "chapterprefix": prefix,
+        "chapterword": suffix,
+        "contents": words.word("contents"),
+        "byline": words.names("by", config.authors) if config.authors else "",
+        "translatedby": words.names("translated-by", config.translators)
+        if config.translators
+        else "",
+        "originalword": words.word("original") + colon,
+        "licenceword": words.word("licence") + colon,
+    }
+
+
+def fc_face(pattern: str) -> tuple[Path, str, str, str] | None:
+    """fontconfig's best match for ``pattern``: file, face index, family, style."""
+    out = tools.run(
+        ["fc-match", "--format=%{file}|%{index}|%{family}|%{style}", pattern],
+        timeout=limits.TOOL_TIMEOUT,
+        what="fc-match",
+        text=True,
+    ).stdout
+    parts = out.split("|")
+    if len(parts) != 4 or not parts[0]:
+        return None
+    return Path(parts[0]), parts[1], parts[2], parts[3]
+
+
+def fontspec_font(family: str) -> dict[str, str]:
+    """How fontspec should load ``family``: by name, or by file and index for a face
+    inside a collection (XeTeX takes the first face of a .ttc, the Japanese one
+    for Noto CJK, when asked by name).  The bold face is looked up the same way,
+    so Noto CJK KR, SC, TC (and JP, the first face) all get their own bold."""
+    by_name: dict[str, str] = {"name": Raw(family), "options": Raw("")}
+    if shutil.which("fc-match") is None:
+        return by_name
+    face = fc_face(family)
+    squashed = family.lower().replace(" ", "")
+    if face is None or squashed not in face[2].lower().replace(" ", ""):
+        return by_name
+    path, index, _family, _style = face
+    if not path.name.lower().endswith((".ttc", ".otc")) or index == "0":
+        return by_name
+    options = f"Path={path.parent}/,FontIndex={index}"
+    bold = fc_face(f"{family}:style=Bold")
+    if (
+        bold is not None
+        and "bold" in bold[3].lower()
+        and squashed in bold[2].lower().replace(" ", "")
+        and bold[0].parent == path.parent
+        and bold[0] != path
+    ):
+        options += f",BoldFont={bold[0].name},BoldFeatures={{FontIndex={bold[1]}}}"
+    else:
+        guess = path.with_name(path.name.replace("-Regular", "-Bold"))
+        if guess != path and guess.exists():
+            options += f",BoldFont={guess.name},BoldFeatures={{FontIndex={index}}}"
+    return {"name": Raw(path.name), "options": Raw(options)}
+
+
+def check_template(book: Book, trusted: bool) -> Path:
+    """The LaTeX template, checked: its partials and, without ``--trust``, its TeX.
+
+    A pandoc template reads its partials (``$common.latex()$``) by name, relative
+    to its folder: a name with ``..`` or ``/`` at the start, or one that resolves
+    outside the book, is SEC001.  The book's own template is TeX the book
+    supplies: without ``--trust`` it is screened like header-includes (SEC003).
+    """
+    path = template_path(book)
+    if path == OWN_TEMPLATE:
+        return path
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for name in template_partials(text):
+        line = text.count("\n", 0, text.find(name)) + 1
+        partial = path.parent / (name if Path(name).suffix else name + path.suffix)
+        if name.startswith("/") or ".." in Path(name).parts:
+            raise KobookError(
+                f"LaTeX template partial resolves outside the book folder: {name}",
+                code="SEC001",
+                file=path,
+                line=line,
+                hint="a partial must be a file beside the template, named without .. or /",
+            )
+        if partial.exists() or partial.is_symlink():
+            inside(partial, book.root, what="LaTeX template partial", file=path, line=line)
+    refused = "" if trusted else refusal(text)
+    if refused:
+        needle = refused.split(" ", 1)[0]
+        line = text.count("\n", 0, max(text.find(needle), 0)) + 1
+        raise KobookError(
+            f"the book's LaTeX template uses {refused}, refused without --trust",
+            code="SEC003",
+            file=path,
+            line=line,
+            hint=TRUST_HINT,
+        )
+    return path
+
+
+def screened_includes(book: Book, trusted: bool) -> tuple[list[str], list[Diagnostic]]:
+    """``header-includes`` items XeLaTeX may see: all with ``--trust``, else those
+    :func:`.screen.refusal` accepts (SEC003 for each one left out)."""
+    items = include_items(book.config.get("header-includes"))
+    if trusted:
+        return items, []
+    kept: list[str] = []
+    problems: list[Diagnostic] = []
+    for item in items:
+        refused = refusal(raw_latex(item))
+        if not refused:
+            kept.append(item)
+            continue
+        problems.append(
+            Diagnostic(
+                "SEC003",
+                f"header-includes: an item using {refused} was left out without --trust",
+                includes_location(book, refused.split(" ", 1)[0]),
+                TRUST_HINT,
+                "warning",
+            )
+        )
+    return kept, problems
+
+
+KOMA_STARRED = re.compile(
+    r"\\(chapter|section|subsection)\*\{((?:[^{}]|\{[^{}]*\})*)\}"
+    r"\\addcontentsline\{toc\}\{\1\}\{(?:[^{}]|\{[^{}]*\})*\}"
+)
+
+
+def render_latex(
+    book: Book,
+    docs: list[Doc],
+    cache: Cache,
+    *,
+    trusted: bool = False,
+    assets: Assets | None = None,
+) -> tuple[str, list[Diagnostic]]:
+    """The whole book as one LaTeX document.
+
+    Without ``trusted`` (``--trust``), the book's raw TeX is screened
+    (:mod:`.screen`); ``assets`` collects the files the document reads.
+    """
+    template = check_template(book, trusted)
+    includes, problems = screened_includes(book, trusted)
+    commands, environments = defined_names("\n".join(raw_latex(i) for i in includes))
+    policy = Policy(trusted, commands, environments)
+    assets = assets if assets is not None else Assets()
+    fallbacks: dict[str, str] = {}
+    fonts = resolve_fonts(book.config)
+    main_font = str(fonts.named.get("mainfont") or fonts.serif[0])
+    blocks: Blocks = [raw_block("latex", DEFINITIONS)]
+    parts = part_titles(docs, book.config.words)
+    for doc in docs:
+        blocks += prepare(
+            doc,
+            book,
+            cache,
+            problems,
+            fallbacks,
+            main_font,
+            policy=policy,
+            assets=assets,
+            part=parts.get(doc.chapter.id, ""),
+        )
+    config = book.config
+    settings = class_settings(config, book)
+    problems += settings.diagnostics
+    meta: dict[str, Any] = {
+        "title": meta_value(config.title),
+        "kobook": meta_value(template_variables(book, fallbacks, settings)),
+        "toc": meta_value(config.toc),
+        # A marker: the real header-includes go in once the preamble is known.
+        "header-includes": {
+            "t": "MetaList",
+            "c": [{"t": "MetaBlocks", "c": [raw_block("latex", INCLUDES_MARK)]}],
+        },
+    }
+    if config.get("subtitle"):
+        meta["subtitle"] = meta_value(config.get("subtitle"))
+    if config.date_text:
+        meta["date"] = meta_value(config.date_text)
+    document = {"pandoc-api-version": api_version(), "meta": meta, "blocks": blocks}
+    latex = run_pandoc(
+        [
+            "-f",
+            "json",
+            "-t",
+            "latex",
+            "-s",
+            f"--template={template}",
+            "--top-level-division=chapter",
+            "--syntax-highlighting=pygments",
+            "--wrap=preserve",
+        ],
+        json.dumps(document),
+        what="LaTeX writer",
+    )
+    # KOMA's \addchap/\addsec: unnumbered, in the TOC, and in the running head.
+    latex = KOMA_STARRED.sub(
+        lambda m: (
+            {"chapter": "\\addchap", "section": "\\addsec"}.get(m.group(1), "\\addsubsec")
+            + "{"
+            + m.group(2)
+            + "}"
+        ),
+        latex,
+    )
+    latex = own_running_heads(latex)
+    latex, found = insert_includes(latex, book, includes)
+    return passes.without_separators(latex), problems + found
+
+
+INCLUDES_MARK = "%% kobook-header-includes"
+# An unnumbered chapter of the body (the preface, References): up to two brace levels
+# in its title (\texorpdfstring{\textbf{References}}{References}).
+UNNUMBERED_CHAPTER = re.compile(
+    r"\\(?:addchap|chapter\*)\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
+)
+
+
+def own_running_heads(latex: str) -> str:
+    """An unnumbered chapter (the preface, References, 감사의 말) puts its own title in
+    the running head: neither ``\\chapter*`` nor ``\\addchap`` sets the mark, so 차례
+    stood over the preface and the last chapter's title over the References."""
+    head, begin, body = latex.partition("\\begin{document}")
+    if not begin:
+        return latex
+    body = UNNUMBERED_CHAPTER.sub(
+        lambda m: f"{m.group(0)}\\markboth{{{m.group(1)}}}{{{m.group(1)}}}", body
+    )
+    return head + begin + body
+
+
+def insert_includes(
+    latex: str, book: Book, includes: list[str] | None = None
+) -> tuple[str, list[Diagnostic]]:
+    """Put ``header-includes`` (``includes``, default: the metadata's) where the template
+    has ``$header-includes$``.
+
+    Packages the preamble above them loads already are left out (TEX004, see
+    :func:`..shared.latexmeta.preamble_includes`); their options are passed to them
+    before ``\\documentclass``.
+    """
+    config = book.config
+    value = config.get("header-includes") if includes is None else includes
+    lines = latex.split("\n")
+    where = meta_location(book, "header-includes")
+    if INCLUDES_MARK not in lines:
+        if not config.get("header-includes"):
+            return latex, []
+        return latex, [
+            Diagnostic(
+                "TEX004",
+                "header-includes were not used: the LaTeX template has no $header-includes$",
+                where,
+                "add $for(header-includes)$ $header-includes$ $endfor$ to "
+                f"templates/{TEMPLATES}/book.latex",
+                "warning",
+            )
+        ]
+    index = lines.index(INCLUDES_MARK)
+    cjk = "xecjk" if config.language in XECJK_LANGUAGES else "kotex"
+    loaded = template_packages("\n".join(lines[:index]))
+    result = preamble_includes(value, loaded, cjk=cjk, location=where)
+    lines[index : index + 1] = (
+        [BEGIN_INCLUDES, result.latex, END_INCLUDES] if result.latex.strip() else []
+    )
+    if result.early:
+        start = next((i for i, t in enumerate(lines) if t.startswith("\\documentclass")), 0)
+        lines[start:start] = [result.early]
+    return "\n".join(lines), result.diagnostics
