@@ -177,25 +177,29 @@ class Glyphs:
 
 
 def drawn_as_script(text: Text, glyphs: Glyphs, before: str, script: str, kind: str) -> bool | None:
-    """Is ``script`` (after ``before``) drawn as a script anywhere in the PDF?
+    """Is ``script`` drawn as a script anywhere in the PDF after the letters ``before`` it?
 
-    None when the letters are not found together (the text check reports a loss) or
-    there is nothing before them to compare with.
+    The last one, two and three letters before it are tried in turn (a PDF may order a
+    line's scripts apart from the letters around them): any place where the script's
+    letters stand smaller or off the baseline says yes.  False when they are found only
+    on the line; None when not found at all (the text check reports that) or there is
+    nothing before them to compare with.
     """
-    if not before or not script:
-        return None
-    needle = before + script
-    at = text.letters.find(needle)
     seen = False
-    while at >= 0:
-        seen = True
-        first = at + len(before) - 1
-        if text.pages[first] >= 0:
-            reference = glyphs.at(text.pages[first], text.chars[first])
-            for k in range(at + len(before), at + len(needle)):
-                if looks_like_script(reference, glyphs.at(text.pages[k], text.chars[k]), kind):
-                    return True
-        at = text.letters.find(needle, at + 1)
+    for count in range(1, min(len(before), 3) + 1):
+        context = before[-count:]
+        needle = context + script
+        at = text.letters.find(needle)
+        while at >= 0:
+            seen = True
+            first = at + count - 1
+            if text.pages[first] >= 0:
+                reference = glyphs.at(text.pages[first], text.chars[first])
+                for k in range(at + count, at + len(needle)):
+                    mark = glyphs.at(text.pages[k], text.chars[k])
+                    if looks_like_script(reference, mark, kind):
+                        return True
+            at = text.letters.find(needle, at + 1)
     return False if seen else None
 
 
