@@ -22,7 +22,9 @@ from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, stringify
 from kobook.transform import transform_book
 from kobook.write.shared.seams import identifier_seams
-from kobook.write.typst.writer import CHAPTER_MARK, box_words, diagnostic_of, distribute
+from kobook.write.typst.diagnostics import diagnostic_of
+from kobook.write.typst.passes import CHAPTER_MARK
+from kobook.write.typst.words import box_words, distribute
 from tests import checks as layout
 from tests.checks import pdf_pages, split_words, squash, words_off_page
 from tests.conftest import COUNTERS, PLAYBOOK, SCALING, BookMaker, need_corpus
@@ -381,7 +383,7 @@ def test_a_small_raster_image_has_the_size_weasyprint_gives_it(
 def test_natural_widths_read_no_file_outside_the_book(tmp_path: Path) -> None:
     from PIL import Image
 
-    from kobook.write.typst.writer import natural_widths
+    from kobook.write.typst.passes import natural_widths
 
     book, outside = tmp_path / "book", tmp_path / "outside.png"
     book.mkdir()

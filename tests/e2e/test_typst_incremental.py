@@ -11,7 +11,7 @@ import pytest
 import kobook
 from kobook.preview import Session
 from kobook.write.typst import compiler as typst_compiler
-from kobook.write.typst import writer as typst_writer
+from kobook.write.typst import template as typst_template
 from tests.conftest import BookMaker
 
 CHAPTERS = {
@@ -27,13 +27,13 @@ CHAPTERS = {
 def prepared(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The chapters the Typst passes ran on, build after build."""
     seen: list[str] = []
-    original = typst_writer.prepare
+    original = typst_template.prepare
 
     def spy(doc: Any, *args: Any, **kwargs: Any) -> Any:
         seen.append(doc.chapter.id)
         return original(doc, *args, **kwargs)
 
-    monkeypatch.setattr(typst_writer, "prepare", spy)
+    monkeypatch.setattr(typst_template, "prepare", spy)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     return seen
 

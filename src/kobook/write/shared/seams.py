@@ -2,7 +2,7 @@
 
 WeasyPrint breaks a name at a seam when its line would otherwise stay loose
 (``weasyprint/linebreak.py``); Typst gets each piece of a long name as a box of
-its own, so its paragraph builder may break between them (``typst/writer.py``).
+its own, so its paragraph builder may break between them (``typst/words.py``).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ Typst is a function of
 * the code that makes it (kobook's ``write`` package, pandoc, the ``typst`` wheel, whose
   evaluator decides which formulas ziamath draws);
 * two things from the rest of the book: which of its links point to no label anywhere
-  (:func:`~kobook.write.typst.writer.dangling_links`), and the image files it names
+  (:func:`~kobook.write.typst.passes.dangling_links`), and the image files it names
   (a converted image's name follows its bytes).
 
 :func:`chapter_key` hashes the first three; an :class:`Entry` records the other two, and

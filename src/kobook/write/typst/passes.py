@@ -1,0 +1,368 @@
+"""The Typst writer's passes over a chapter's AST (on a copy): what pandoc's Typst writer
+needs or gets wrong (callouts, numbered equations, labels and anchors, links to no
+label, images inside the compiler's root, natural widths, tables, code tags), and raw
+Typst from the book dropped."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ...boundary import within
+from ...cache import Cache
+from ...errors import Diagnostic, Location
+from ...model import Book, Doc
+from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, stringify, walk
+from ..shared import passes
+from ..shared.imagefiles import convert_image
+from ..shared.layout import page_layout, points
+from ..shared.sanitize import sanitize_blocks
+from ..shared.tables import SCALE_KEY, TABCOLSEP, table_widths
+from ..shared.workdir import Assets
+from .values import label, label_of, string
+from .words import Blocks, box_blocks, boxed
+
+TEMPLATES = "typst"
+CHAPTER_END = {"t": "RawBlock", "c": ["typst", "#metadata(none) <kobook-chapter-end>"]}
+CHAPTER_MARK = "// kobook-chapter: "
+# Image formats the compiler reads itself; others go through convert_image.
+NATIVE_IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".pdf")
+CALLOUT_COLOURS = {
+    "note": "1F4E8C",
+    "tip": "2E7D32",
+    "warning": "B26A00",
+    "caution": "B26A00",
+    "important": "8E24AA",
+    "takeaway": "00796B",
+    "details": "8A94A3",
+}
+
+
+# --- What Typst would print wrongly ----------------------------------------------------
+
+
+def resolved_citations(blocks: Blocks) -> Blocks:
+    """Cites are already rendered by citeproc (transform/citations.py): their text, not
+    Typst's own ``#cite``, which needs a bibliography file."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] == "Cite":
+            return {"t": "Span", "c": [["", [], []], walk(node["c"][1], action)]}
+        return None
+
+    return walk(blocks, action)
+
+
+def foreign_raw(blocks: Blocks, chapter: Any, problems: list[Diagnostic]) -> Blocks:
+    """Raw Typst from the book is dropped (it could read any file the compiler may):
+    TYP003, once per chapter.  Raw HTML and LaTeX are reported by LEAK002 elsewhere."""
+    dropped = 0
+
+    def action(node: dict[str, Any]) -> Any:
+        nonlocal dropped
+        if node["t"] in ("RawBlock", "RawInline") and node["c"][0] == "typst":
+            dropped += 1
+            return []
+        return None
+
+    blocks = walk(blocks, action)
+    if dropped:
+        problems.append(
+            Diagnostic(
+                "TYP003",
+                f"{dropped} raw Typst block(s) left out: a book's own Typst is not run",
+                Location(chapter.path),
+                "write it in Markdown, or change templates/typst/book.typ",
+                "warning",
+            )
+        )
+    return blocks
+
+
+def callouts(blocks: Blocks) -> Blocks:
+    """``Div.callout`` → the template's ``kocallout`` box with a bold title line."""
+
+    def box(kind: str, content: Blocks) -> Blocks:
+        colour = CALLOUT_COLOURS.get(kind, CALLOUT_COLOURS["note"])
+        return [
+            raw_block("typst", f'#kocallout(rgb("#{colour}"))['),
+            *content,
+            raw_block("typst", "]"),
+        ]
+
+    return passes.boxed_callouts(blocks, box)
+
+
+def equations(blocks: Blocks) -> Blocks:
+    """``Div.equation`` → the template's ``koequation``: the formula centred, its number
+    at the right margin."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Div" or "equation" not in node["c"][0][1]:
+            return None
+        number = dict(node["c"][0][2]).get("number", "")
+        ident = node["c"][0][0]
+        return [
+            raw_block("typst", f"#koequation({string(number)})["),
+            *node["c"][1],
+            raw_block("typst", f"] {label(ident)}" if ident else "]"),  # labelled() reads it
+        ]
+
+    return walk(blocks, action)
+
+
+def labelled(blocks: Blocks) -> set[str]:
+    """The ids pandoc's Typst writer turns into labels (headings, divs, spans, figures,
+    tables); a code block's id is moved to a div around it first (:func:`anchors`), and an
+    equation's is on the raw Typst that ends it (:func:`equations`; the book's own raw
+    Typst is gone by then)."""
+    found = set()
+    for node in iter_nodes(blocks):
+        if node["t"] == "RawBlock" and node["c"][0] == "typst":
+            if node["c"][1].startswith("] ") and (ident := label_of(node["c"][1][2:])):
+                found.add(ident)
+            continue
+        if node["t"] in ("Header",):
+            found.add(node["c"][1][0])
+        elif node["t"] in ("Div", "Span", "Figure", "Table"):
+            found.add(node["c"][0][0])
+    return found - {""}
+
+
+def anchors(blocks: Blocks) -> Blocks:
+    """A code block with an id (a listing a link points at) goes into a div with that id:
+    Typst labels a div, not a code block."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] == "CodeBlock" and node["c"][0][0]:
+            ident = node["c"][0][0]
+            code = {"t": "CodeBlock", "c": [["", *node["c"][0][1:]], node["c"][1]]}
+            return {"t": "Div", "c": [[ident, [], []], [code]]}
+        return None
+
+    return walk(blocks, action)
+
+
+def dangling_links(blocks: Blocks, labels: set[str]) -> Blocks:
+    """A link to an id no element carries keeps its text, without the link: Typst stops
+    at a link to a missing label (the HTML writer reports broken links)."""
+
+    def action(node: dict[str, Any]) -> Any:
+        target = node["c"][2][0] if node["t"] == "Link" else ""
+        if target.startswith("#") and target[1:] not in labels:
+            return {"t": "Span", "c": [node["c"][0], walk(node["c"][1], action)]}
+        return None
+
+    return walk(blocks, action)
+
+
+def spans(blocks: Blocks, sans: str) -> Blocks:
+    """Hangul in emphasis → upright sans; caption labels (``그림 1.1``) → bold."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Span":
+            return None
+        classes = node["c"][0][1]
+        content = walk(node["c"][1], action)
+        if "hangul" in classes:
+            opening = f'#text(font: {string(sans)}, style: "normal")['
+            return [raw_inline("typst", opening), *content, raw_inline("typst", "]")]
+        if "caption-label" in classes:
+            return [{"t": "Strong", "c": content}]
+        if "chapter-number" in classes:  # ``3장`` over the chapter's title (the template's)
+            return [raw_inline("typst", "#kochapternumber["), *content, raw_inline("typst", "]")]
+        return None
+
+    return walk(blocks, action)
+
+
+def images(
+    blocks: Blocks, root: Path, cache: Cache, assets: Assets, sources: list[Path] | None = None
+) -> Blocks:
+    """Images by names inside the compiler's root (``assets/…``, links made before the
+    run); only files inside the book or the cache.  ``sources`` gets each of those named
+    (present or not)."""
+    roots = [root] + ([cache.root] if cache.root is not None else [])
+    for node in iter_nodes(blocks):
+        if node["t"] == "Image":
+            url = node["c"][2][0]
+            path = (root / url) if not Path(url).is_absolute() else Path(url)
+            inside = any(within(path, top) for top in roots)
+            if sources is not None and inside:
+                sources.append(path)
+            if inside and path.is_file():
+                path = path.resolve()
+                if path.suffix.lower() not in NATIVE_IMAGES:
+                    path = convert_image(path, cache)
+                node["c"][2][0] = assets.name(path)
+    return blocks
+
+
+RASTERS = (".png", ".jpg", ".jpeg", ".gif", ".webp")
+PX = 0.75  # a CSS pixel in points: WeasyPrint and the HTML book show an image pixel as one
+
+
+def natural_widths(blocks: Blocks, roots: list[Path], text_width: float) -> Blocks:
+    """Raster images without a width get the width the other outputs give them: one CSS
+    pixel per image pixel (Typst takes the file's DPI, else 72, so a 300-pixel screenshot
+    was a third larger than in the WeasyPrint PDF), as a share of the text width at most
+    the whole of it.  Images in tables keep Typst's own size: a share of the text width
+    would be one of the cell's there.  Only files inside ``roots`` (the book, the cache)
+    are read."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] == "Table":
+            return node
+        if node["t"] != "Image":
+            return None
+        attrs = dict(node["c"][0][2])
+        path = roots[0] / node["c"][2][0]
+        if "width" in attrs or "height" in attrs or path.suffix.lower() not in RASTERS:
+            return None
+        if not any(within(path, top) for top in roots):  # never read outside the book
+            return None
+        try:
+            from PIL import Image
+
+            with Image.open(path) as image:
+                pixels = image.width
+        except Exception:  # not an image Pillow reads: the compiler reports it
+            return None
+        share = min(100.0, pixels * PX / text_width * 100) if text_width > 0 else 100.0
+        ident, classes, pairs = node["c"][0]
+        attr = [ident, classes, [*pairs, ["width", f"{share:.2f}%"]]]
+        return {"t": "Image", "c": [attr, *node["c"][1:]]}
+
+    return walk(blocks, action)
+
+
+def cell_insets(blocks: Blocks, text_width: float) -> Blocks:
+    """Column widths as Typst reads them: :func:`table_widths` gives each column's text
+    width as a share of the room left by LaTeX's ``\\tabcolsep`` on both sides; a Typst
+    column's share of the text width includes its cells' inset (the template's
+    ``TABCOLSEP`` on each side), or a word sized to fit would wrap inside its box."""
+    for node in iter_nodes(blocks):
+        if node["t"] != "Table":
+            continue
+        specs = node["c"][2]
+        room = text_width - 2 * TABCOLSEP * len(specs)
+        for spec in specs:
+            if spec[1]["t"] == "ColWidth" and room > 0:
+                share = (float(spec[1]["c"]) * room + 2 * TABCOLSEP) / text_width
+                spec[1] = {"t": "ColWidth", "c": round(share, 4)}
+    return blocks
+
+
+CELL_MARKUP = ("+", "-", "=", "/", "#")
+
+
+def tables(blocks: Blocks) -> Blocks:
+    """Tables as pandoc's Typst writer gets them wrong: a cell starting with ``+ `` (the
+    sample's ``+ 그래디언트``) would be a Typst list, so its mark is escaped; a table whose
+    words are too wide for its columns (``kobook-cell-scale``) is set that much smaller."""
+
+    def escape_start(cell_blocks: list[Any]) -> None:
+        first = cell_blocks[0] if cell_blocks else None
+        if not first or first["t"] not in ("Plain", "Para") or not first["c"]:
+            return
+        head = first["c"][0]
+        if head["t"] == "Str" and head["c"][:1] in CELL_MARKUP:
+            rest = [{"t": "Str", "c": head["c"][1:]}] if head["c"][1:] else []
+            first["c"][:1] = [raw_inline("typst", "\\" + head["c"][0]), *rest]
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Table":
+            return None
+        rows = list(node["c"][3][1]) + [r for body in node["c"][4] for r in body[3]]
+        rows += list(node["c"][5][1])
+        for row in rows:
+            for cell in row[1]:
+                escape_start(cell[4])
+        scale = dict(node["c"][0][2]).get(SCALE_KEY)
+        if not scale:
+            return None
+        return [
+            raw_block("typst", f"#[#set text(size: {float(scale):.3f}em)"),
+            node,
+            raw_block("typst", "]"),
+        ]
+
+    return walk(blocks, action)
+
+
+def prepare(
+    doc: Doc,
+    book: Book,
+    cache: Cache,
+    problems: list[Diagnostic],
+    assets: Assets,
+    sans: str,
+    part: str = "",
+    sources: list[Path] | None = None,
+) -> Blocks:
+    """The Typst-specific passes over one chapter (on a copy); ``sources`` gets the image
+    files it names."""
+    blocks = copy_tree(doc.blocks)
+    blocks, unsafe = sanitize_blocks(blocks, doc.chapter)
+    problems += unsafe
+    blocks = foreign_raw(blocks, doc.chapter, problems)
+    blocks = resolved_citations(blocks)
+    blocks = passes.heading_numbers(blocks, book.config)
+    blocks = anchors(blocks)
+    blocks = equations(blocks)
+    blocks = callouts(blocks)
+    blocks = passes.upright_hangul(blocks)
+    blocks = code_tags(passes.code_languages(blocks))
+    blocks = passes.wrap_code(blocks, code_columns(book))
+    layout = page_layout(book.config)
+    text_width = points(layout.width) - points(layout.inner) - points(layout.outer)
+    # Every table gets widths (line=0): Typst shrinks auto columns below their longest word.
+    blocks = table_widths(blocks, line=0, text_width=text_width, body_size=points(layout.font_size))
+    blocks = cell_insets(blocks, text_width)
+    blocks = tables(blocks)
+    blocks = passes.table_cell_words(blocks, boxed)
+    roots = [book.root] + ([cache.root] if cache.root is not None else [])
+    blocks = natural_widths(blocks, roots, text_width)
+    blocks = images(blocks, book.root, cache, assets, sources)
+    if book.config.keeps_words_whole(doc.chapter.lang):
+        blocks = box_blocks(blocks)
+    blocks = spans(blocks, sans)  # after the boxes: its raw markup would end their runs
+    blocks = running_head(blocks)
+    mark = raw_block("typst", f"{CHAPTER_MARK}{doc.chapter.id}")
+    opening = [raw_block("typst", f"#kopart({string(part)})")] if part else []
+    return [mark, *opening, *blocks]
+
+
+LANGUAGE_TAG = re.compile(r"[A-Za-z0-9_+#-]+")
+
+
+def code_tags(blocks: Blocks) -> Blocks:
+    """A code block's language as a Typst raw block's tag: mdBook's ``rust,ignore`` is the
+    language ``rust`` (Typst takes a tag up to the first character not in a name)."""
+    for node in iter_nodes(blocks):
+        if node["t"] in ("CodeBlock", "Code"):
+            classes = [c.split(",")[0] for c in node["c"][0][1]]
+            node["c"][0][1] = [c for c in classes if LANGUAGE_TAG.fullmatch(c)]
+    return blocks
+
+
+def running_head(blocks: Blocks) -> Blocks:
+    """The chapter's title as plain text (``2장 데이터 병렬화와 ZeRO``) for the running
+    heads, after its heading (on its opening page; the heading's own body sets the number
+    on a line above), and a mark where the chapter ends: a page after it and before the
+    next chapter's opening is blank, and has no running head."""
+    for index, node in enumerate(blocks):
+        if node["t"] == "Header" and node["c"][0] == 1:
+            title = " ".join(stringify(node["c"][2]).split())
+            head = raw_block("typst", f"#metadata({string(title)}) <kobook-running-head>")
+            return [*blocks[: index + 1], head, *blocks[index + 1 :], CHAPTER_END]
+    return [*blocks, CHAPTER_END]
+
+
+def code_columns(book: Book) -> int:
+    """How many monospace columns a code line gets before it wraps (text width / 0.6 em)."""
+    layout = page_layout(book.config)
+    width = points(layout.width) - points(layout.inner) - points(layout.outer)
+    size = points(layout.font_size) * 0.88 * 0.9
+    return max(40, int(width / (size * 0.6)) - 2)
