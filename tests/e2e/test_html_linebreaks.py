@@ -2,7 +2,7 @@
 
 ``word-break: keep-all`` keeps Hangul, Latin letters and digits together, but a
 browser still breaks ``(LLM) / 의``, ``“인용” / 을`` and ``모델 / (LLM)``; the
-site keeps such words in a ``span.nobr`` (``write/shared/passes.py``).  Each page is
+site keeps such words in a ``span.nobr`` (``write/shared/passes/words.py``).  Each page is
 laid out at many widths in headless Chromium (a measuring script in a copy of
 the page, beside the site's own style sheet), and every line break inside a
 word (no space on either side) is collected.

@@ -2,7 +2,7 @@
 
 Issue 11: XeLaTeX set ``GPU / 가``, ``(row) / 을``, ``모델 / (LLM)의`` across lines,
 because xetexko's zero glue between scripts is a legal break.  The rule lives
-in ``write/shared/passes.py``; each engine renders the mark (XeLaTeX: ``\\nobreak{}``).
+in ``write/shared/passes/words.py``; each engine renders the mark (XeLaTeX: ``\\nobreak{}``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,115 @@
+"""Passes that prepare the transformed AST for a particular output.
+
+They are the writer's side of the pipeline (like mdBook's renderer-specific
+preprocessing): numbering text the reader sees, footnotes as the PDF needs
+them, math as SVG, links between HTML pages.  Each is a small function over a
+list of blocks, in a module of its family: ``numbers``, ``words`` (where lines
+break), ``code``, ``markup`` (what HTML-based outputs need), over ``base``.
+"""
+
+from __future__ import annotations
+
+from .base import SEPARATOR_SPACES, Blocks, without_separators
+from .code import (
+    BREAK_AFTER_CODE,
+    CODE_ALIASES,
+    CONTINUATION,
+    SIGNS,
+    code_break,
+    code_languages,
+    code_width,
+    unwrap_code_lines,
+    wrap_code,
+    wrap_code_line,
+)
+from .markup import (
+    EMBED_SANDBOX,
+    boxed_callouts,
+    details_html,
+    embeds_html,
+    footnotes_inline,
+    image_alts,
+    math_as_svg,
+    mathml_tex,
+    rewrite_links,
+)
+from .numbers import equation_numbers, heading_numbers
+from .words import (
+    BREAKS_AFTER,
+    BROWSER_WORD_LIMIT,
+    CELL_WORD,
+    EMOJI,
+    EMOJI_SPLIT,
+    INLINE_TYPES,
+    LONE_OPERATORS,
+    NOBR,
+    NOT_BROKEN_AFTER,
+    QUOTE_MARKS,
+    SPACES,
+    WRAPPERS,
+    browser_breaks,
+    browser_junction,
+    edge_char,
+    emoji,
+    glued,
+    is_emoji_run,
+    is_hangul_char,
+    keep_glued,
+    keep_words_in_browsers,
+    rewrite_inlines,
+    split_glued,
+    table_cell_words,
+    upright_hangul,
+)
+
+__all__ = [
+    "BREAKS_AFTER",
+    "BREAK_AFTER_CODE",
+    "BROWSER_WORD_LIMIT",
+    "CELL_WORD",
+    "CODE_ALIASES",
+    "CONTINUATION",
+    "EMBED_SANDBOX",
+    "EMOJI",
+    "EMOJI_SPLIT",
+    "INLINE_TYPES",
+    "LONE_OPERATORS",
+    "NOBR",
+    "NOT_BROKEN_AFTER",
+    "QUOTE_MARKS",
+    "SEPARATOR_SPACES",
+    "SIGNS",
+    "SPACES",
+    "WRAPPERS",
+    "Blocks",
+    "boxed_callouts",
+    "browser_breaks",
+    "browser_junction",
+    "code_break",
+    "code_languages",
+    "code_width",
+    "details_html",
+    "edge_char",
+    "embeds_html",
+    "emoji",
+    "equation_numbers",
+    "footnotes_inline",
+    "glued",
+    "heading_numbers",
+    "image_alts",
+    "is_emoji_run",
+    "is_hangul_char",
+    "keep_glued",
+    "keep_words_in_browsers",
+    "math_as_svg",
+    "mathml_tex",
+    "rewrite_inlines",
+    "rewrite_links",
+    "split_glued",
+    "table_cell_words",
+    "unwrap_code_lines",
+    "upright_hangul",
+    "without_separators",
+    "wrap_code",
+    "wrap_code_line",
+]

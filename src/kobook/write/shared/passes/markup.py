@@ -1,0 +1,208 @@
+"""Passes that give an HTML-based output what pandoc does not: footnotes as the PDF floats
+them, math as SVG, links between pages, details and embeds, callout boxes, every image
+with a text alternative, TeX that texmath reads for MathML."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+from ....cache import Cache
+from ....parse.ast import attr, iter_nodes, keyval, raw_block, raw_inline, stringify, walk
+from ..mathsvg import MathError, img_tag, render_math
+from .base import Blocks
+
+
+def footnotes_inline(blocks: Blocks) -> Blocks:
+    """``Note`` → ``Span.footnote`` holding its text, for CSS ``float: footnote``."""
+
+    def flatten(note_blocks: Blocks) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for index, block in enumerate(note_blocks):
+            if index:
+                out.append({"t": "LineBreak"})
+            if block["t"] in ("Para", "Plain"):
+                out += block["c"]
+            elif block["t"] == "CodeBlock":
+                out.append({"t": "Code", "c": [attr(), block["c"][1]]})
+            elif block["t"] in ("BulletList", "OrderedList"):
+                items = block["c"] if block["t"] == "BulletList" else block["c"][1]
+                for number, item in enumerate(items, 1):
+                    bullet = "•" if block["t"] == "BulletList" else f"{number}."
+                    if number > 1:
+                        out.append({"t": "LineBreak"})
+                    out += [{"t": "Str", "c": bullet}, {"t": "Space"}, *flatten(item)]
+        return out
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Note":
+            return None
+        return {"t": "Span", "c": [attr("", ["footnote"]), walk(flatten(node["c"]), action)]}
+
+    return walk(blocks, action)
+
+
+def math_as_svg(
+    blocks: Blocks,
+    cache: Cache | None,
+    on_error: Callable[[str, str], None],
+    font: str | None = None,
+) -> Blocks:
+    """``Math`` → ``<img>`` of an SVG drawn by ziamath (WeasyPrint has no MathML), with the
+    math font file ``font`` (None: the default, ``mathsvg.math_font``).
+
+    An expression ziamath cannot draw is reported through ``on_error`` and shown
+    as its TeX source in code style (never silently dropped).
+    """
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Math":
+            return None
+        display = node["c"][0]["t"] == "DisplayMath"
+        tex = node["c"][1]
+        try:
+            image = render_math(tex, display, cache, font)
+        except MathError as exc:
+            on_error(tex, str(exc))
+            return {"t": "Code", "c": [attr("", ["math-error"]), tex.strip()]}
+        return raw_inline("html", img_tag(image, tex, display))
+
+    return walk(blocks, action)
+
+
+def rewrite_links(blocks: Blocks, page_of: dict[str, str], current: str) -> Blocks:
+    """``#id`` → ``other-chapter.html#id`` when the id lives on another page."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Link":
+            return None
+        url = node["c"][2][0]
+        if url.startswith("#"):
+            page = page_of.get(url[1:])
+            if page and page != current:
+                node["c"][2][0] = f"{page}{url}"
+        return None
+
+    return walk(blocks, action)
+
+
+def details_html(blocks: Blocks) -> Blocks:
+    """``Div.callout-details`` → ``<details class="details"><summary>…</summary>…</details>``.
+
+    Runs after the sanitizer: these tags are kobook's own.  The PDF engines keep
+    the callout box (always open: the answers stay readable in print).
+    """
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Div" or "callout-details" not in node["c"][0][1]:
+            return None
+        ident = node["c"][0][0]
+        body = node["c"][1]
+        title: list[dict[str, Any]] = []
+        if body and body[0]["t"] == "Div" and "callout-title" in body[0]["c"][0][1]:
+            title = [i for b in body[0]["c"][1] for i in b.get("c", [])]
+            body = body[1:]
+        id_attr = f' id="{html.escape(ident, quote=True)}"' if ident else ""
+        return [
+            raw_block("html", f'<details class="details"{id_attr}>'),
+            raw_block("html", "<summary>"),
+            {"t": "Plain", "c": title},
+            raw_block("html", "</summary>"),
+            *walk(body, action),
+            raw_block("html", "</details>"),
+        ]
+
+    return walk(blocks, action)
+
+
+# An embedded page runs its scripts in an opaque origin: no allow-same-origin, so it
+# cannot read the site's storage or reach into the page that frames it.
+EMBED_SANDBOX = "allow-scripts"
+
+
+def embeds_html(blocks: Blocks) -> Blocks:
+    """``Div.embed[src]`` → the page in a sandboxed ``<iframe>`` (its copy in the site).
+
+    The caption of its static figure, if any, stays under the frame, so the
+    figure numbers are the same as in the PDF.  Runs after the sanitizer.
+    """
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Div" or "embed" not in node["c"][0][1]:
+            return None
+        src = keyval(node["c"][0], "src")
+        if not src:
+            return None
+        ident = node["c"][0][0]
+        figure = next((b for b in node["c"][1] if b["t"] == "Figure"), None)
+        caption = figure["c"][1][1] if figure is not None else []
+        ident = ident or (figure["c"][0][0] if figure is not None else "")
+        title = keyval(node["c"][0], "title") or stringify(caption) or src
+        id_attr = f' id="{html.escape(ident, quote=True)}"' if ident else ""
+        frame = (
+            f'<iframe class="embed-frame" src="{html.escape(src, quote=True)}" '
+            f'sandbox="{EMBED_SANDBOX}" loading="lazy" referrerpolicy="no-referrer" '
+            f'title="{html.escape(title, quote=True)}"></iframe>'
+        )
+        out = [raw_block("html", f'<figure class="embed"{id_attr}>'), raw_block("html", frame)]
+        if caption:
+            out += [raw_block("html", "<figcaption>"), *caption, raw_block("html", "</figcaption>")]
+        return [*out, raw_block("html", "</figure>")]
+
+    return walk(blocks, action)
+
+
+def boxed_callouts(
+    blocks: Blocks, box: Callable[[str, list[dict[str, Any]]], list[dict[str, Any]]]
+) -> Blocks:
+    """``Div.callout`` (its kind from ``callout-<kind>``, ``note`` by default) → ``box(kind,
+    blocks)``: the engine's box around a bold title line (the callout's ``callout-title``
+    div) and the callout's own blocks, inner callouts first."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Div" or "callout" not in node["c"][0][1]:
+            return None
+        kind = next(
+            (c.removeprefix("callout-") for c in node["c"][0][1] if c.startswith("callout-")),
+            "note",
+        )
+        body = node["c"][1]
+        title: list[dict[str, Any]] = []
+        if body and body[0]["t"] == "Div" and "callout-title" in body[0]["c"][0][1]:
+            title = [i for b in body[0]["c"][1] for i in b.get("c", [])]
+            body = body[1:]
+        heading = [{"t": "Para", "c": [{"t": "Strong", "c": title}]}] if title else []
+        return box(kind, [*heading, *walk(body, action)])
+
+    return walk(blocks, action)
+
+
+def image_alts(blocks: Blocks, fallback: str) -> Blocks:
+    """Every image gets a text alternative: its own, else its figure's caption, else
+    ``fallback`` (the book's word for an image): the site and the EPUB.
+
+    An alt text that was a file name (``![image.png](…)``) is gone by now
+    (``transform/figures.py``, FIG002); without this pandoc writes ``<img>`` with no
+    ``alt``, and a screen reader reads the file's path instead.
+    """
+    for node in iter_nodes(blocks):  # pre-order: a figure before the images in it
+        if node["t"] == "Figure":
+            caption = " ".join(stringify(node["c"][1][1]).split())
+            for inner in iter_nodes(node["c"][2]):
+                if inner["t"] == "Image" and not stringify(inner["c"][1]).strip():
+                    inner["c"][1] = [{"t": "Str", "c": caption or fallback}]
+        elif node["t"] == "Image" and not stringify(node["c"][1]).strip():
+            node["c"][1] = [{"t": "Str", "c": fallback}]
+    return blocks
+
+
+def mathml_tex(blocks: Blocks) -> Blocks:
+    """Math in the TeX texmath reads for MathML (``\\textcolor``, size switches: see
+    ``for_mathml``): the site and the EPUB."""
+    from ....transform.math_macros import for_mathml
+
+    for node in iter_nodes(blocks):
+        if node["t"] == "Math":
+            node["c"][1] = for_mathml(node["c"][1])
+    return blocks

@@ -1,0 +1,51 @@
+"""Numbers the transforms assigned, put where a reader sees them: ``3장``, ``2.1``, ``(3.1)``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ....model import Config
+from ....parse.ast import attr, keyval, walk
+from .base import Blocks
+
+
+def heading_numbers(blocks: Blocks, config: Config) -> Blocks:
+    """Put the numbers the transforms assigned into the heading text (``3장``, ``3.1``)."""
+    words = config.words
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Header":
+            return None
+        level, attrs, inlines = node["c"]
+        number = keyval(attrs, "number")
+        if not number:
+            return None
+        if level == 1:
+            label = {
+                "t": "Span",
+                "c": [
+                    attr("", ["chapter-number"]),
+                    [{"t": "Str", "c": words.label("chapter", number)}],
+                ],
+            }
+        else:
+            label = {"t": "Span", "c": [attr("", ["section-number"]), [{"t": "Str", "c": number}]]}
+        return {"t": "Header", "c": [level, attrs, [label, {"t": "Space"}, *inlines]]}
+
+    return walk(blocks, action)
+
+
+def equation_numbers(blocks: Blocks) -> Blocks:
+    """``Div.equation`` gets its ``(3.1)`` beside the formula."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Div" or "equation" not in node["c"][0][1]:
+            return None
+        number = keyval(node["c"][0], "number") or ""
+        tag = {"t": "Span", "c": [attr("", ["eqno"]), [{"t": "Str", "c": f"({number})"}]]}
+        inner = node["c"][1]
+        if inner and inner[0]["t"] == "Para":
+            inner = [{"t": "Para", "c": [*inner[0]["c"], tag]}, *inner[1:]]
+        return {"t": "Div", "c": [node["c"][0], inner]}
+
+    return walk(blocks, action)
