@@ -1,6 +1,6 @@
 """LEAK001: syntax of another Markdown dialect in the source (Liquid, distill, mdBook...).
 
-The patterns, and what one occurrence is, live in ``transform/leaks.py``; the
+The patterns, and what one occurrence is, live in ``transform/leaks/``; the
 build finds the same constructs in what is left after parsing and the
 transforms.  Here they are reported where they are written, outside code
 blocks, inline code, comments, math and front matter (d2lbook's ``#@tab`` and

@@ -55,7 +55,7 @@ class Writer:
     raw_latex: bool  # whether it uses the book's raw LaTeX (others note it once: TEX005)
     run: Callable[[Job], Written] = field(repr=False, compare=False)  # imports the writer
     # What it does with raw HTML, as data (one pass reports what it loses, LEAK002):
-    # True: it lays HTML out (all but transform/leaks.py's WEASYPRINT_UNDRAWABLE);
+    # True: it lays HTML out (all but transform/leaks/drawable.py's WEASYPRINT_UNDRAWABLE);
     # False: pandoc's writer drops the tags and keeps the text between them.
     draws_html: bool = True
 

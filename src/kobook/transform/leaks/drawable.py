@@ -1,0 +1,117 @@
+"""LEAK002: raw HTML a PDF writer cannot draw, from what the writers' registry declares
+they do with raw HTML; once per build, never by a writer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...errors import Diagnostic
+from ...model import Doc
+from .locate import Locator
+from .patterns import END_TAG, START_TAG, Found, Node, strip_comments
+
+# ------------------------------------------------------------------ LEAK002
+
+
+def names(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+HTML_ELEMENTS = names(
+    """a abbr acronym address area article aside audio b base bdi bdo big blockquote body br
+    button canvas caption center cite code col colgroup data datalist dd del details dfn dialog
+    div dl dt em embed fieldset figcaption figure font footer form h1 h2 h3 h4 h5 h6 head header
+    hgroup hr html i iframe img input ins kbd label legend li link main map mark math menu meta
+    meter nav nobr noscript object ol optgroup option output p param picture pre progress q rp rt
+    ruby s samp script search section select slot small source span strike strong style sub
+    summary sup svg table tbody td template textarea tfoot th thead time title tr track tt u ul
+    var video wbr"""
+)
+# WeasyPrint lays out HTML and CSS; these it cannot (or will not) draw.
+WEASYPRINT_UNDRAWABLE = names(
+    "iframe frame frameset video audio object embed applet canvas script template portal"
+)
+# pandoc's LaTeX writer drops every raw HTML tag and keeps the text between
+# tags; these carry meaning that is lost with the tag (plain markup such as
+# <span>, <sup>, <br>, <b>, <a>, <div> or <p> is not worth a warning).
+XELATEX_UNDRAWABLE = WEASYPRINT_UNDRAWABLE | names("img svg math picture table")
+# Content of these is not markup (skipped), of these is drawn by their parent.
+OPAQUE = re.compile(r"<(script|style)\b.*?</\1\s*>", re.S | re.I)
+FOREIGN = ("svg", "math")
+
+
+def undrawable_tags(blocks: list[Node], draws_html: bool) -> list[tuple[str, str, Node]]:
+    """``(name as written, start tag, node)`` of raw HTML a writer cannot draw: one that
+    lays HTML out (``draws_html``) loses :data:`WEASYPRINT_UNDRAWABLE`, one whose pandoc
+    writer drops the tags :data:`XELATEX_UNDRAWABLE` too."""
+    out: list[tuple[str, str, Node]] = []
+    depth = 0  # inside <svg> or <math>: their children are drawn by them
+    lost = WEASYPRINT_UNDRAWABLE if draws_html else XELATEX_UNDRAWABLE
+    for node in iter_raw_html(blocks):
+        html = OPAQUE.sub(lambda m: m.group(0)[: m.group(0).find(">") + 1], node["c"][1])
+        html = strip_comments(html)
+        events = [(m.start(), "end", m) for m in END_TAG.finditer(html)]
+        events += [(m.start(), "start", m) for m in START_TAG.finditer(html)]
+        for _, kind, match in sorted(events, key=lambda e: e[0]):
+            name = match.group("name")
+            lower = name.lower()
+            if kind == "end":
+                if lower in FOREIGN and depth:
+                    depth -= 1
+                continue
+            if depth:
+                continue
+            if lower in FOREIGN and not match.group(0).endswith("/>"):
+                depth += 1
+            if lower.startswith("d-"):
+                continue  # LEAK001 already
+            if lower in lost or lower not in HTML_ELEMENTS:
+                out.append((name, match.group(0), node))
+    return out
+
+
+def undrawable_html(blocks: list[Node], draws_html: bool) -> list[tuple[str, Node]]:
+    """``(tag name, node)`` of each raw HTML element a writer cannot draw (LEAK002)."""
+    return [(name, node) for name, _, node in undrawable_tags(blocks, draws_html)]
+
+
+def iter_raw_html(blocks: list[Node]) -> Iterator[Node]:
+    from ...parse.ast import iter_nodes
+
+    for node in iter_nodes(blocks):
+        if node["t"] in ("RawBlock", "RawInline") and node["c"][0] == "html":
+            yield node
+
+
+def html_leaks(docs: list[Doc], draws_html: bool, label: str) -> list[Diagnostic]:
+    """LEAK002 warnings for the chapters a PDF writer (its ``label``, and what it does with
+    raw HTML, as the writer registry declares it) is about to draw: made once per build,
+    before the writer runs, never by the writer itself."""
+    out = []
+    for doc in docs:
+        found = undrawable_tags(doc.blocks, draws_html)
+        if not found:
+            continue
+        locator = Locator(doc.chapter)
+        for name, tag, _node in found:
+            source = locator.take(Found("html", name.lower(), tag), "tags")
+            if locator.suppressed("LEAK002", source):
+                continue
+            if not draws_html:
+                text = f"raw HTML <{name}> is left out of the {label} (pandoc drops raw HTML)"
+            elif name.lower() in WEASYPRINT_UNDRAWABLE:
+                text = f"raw HTML <{name}> cannot be drawn in the {label} (it leaves it out)"
+            else:
+                text = f"raw HTML <{name}> is not an HTML element: the PDF shows its text at most"
+            out.append(
+                Diagnostic(
+                    "LEAK002",
+                    text,
+                    locator.location(source, f"<{name}"),
+                    "rewrite it as Markdown (an image is ![caption](file), a link [text](url)); "
+                    "the HTML site keeps it unless it is unsafe to publish (then HTML001)",
+                    "warning",
+                )
+            )
+    return out
