@@ -20,6 +20,7 @@ from pypdf import PdfReader
 
 import kobook
 from kobook.write.weasyprint import parallel
+from kobook.write.weasyprint.parallel import planning
 from tests.conftest import BookMaker, sample_copy, spy
 
 
@@ -162,7 +163,7 @@ def test_footnotes_links_and_contents_cross_the_cut(
     monkeypatch: pytest.MonkeyPatch,
     classoption: str | None,
 ) -> None:
-    monkeypatch.setattr(parallel, "MIN_WEIGHT", 0.0)
+    monkeypatch.setattr(planning, "MIN_WEIGHT", 0.0)
     metadata: dict[str, object] = {"title": '책 "제목" </style>', "lang": "ko", "toc": True}
     if classoption:
         metadata["classoption"] = classoption
@@ -182,7 +183,7 @@ def test_footnotes_links_and_contents_cross_the_cut(
 def test_a_run_that_fails_leaves_the_book_to_one_process(
     make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(parallel, "MIN_WEIGHT", 0.0)
+    monkeypatch.setattr(planning, "MIN_WEIGHT", 0.0)
 
     def failing(conn: Any, *args: object) -> None:
         conn.send(("failed", "a run that broke"))
@@ -201,7 +202,7 @@ def test_a_run_that_fails_leaves_the_book_to_one_process(
 def test_a_book_stylesheet_counting_across_chapters_is_one_process(
     make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(parallel, "MIN_WEIGHT", 0.0)
+    monkeypatch.setattr(planning, "MIN_WEIGHT", 0.0)
     files = {**CHAPTERS, "templates/pdf/extra.css.j2": "h1 { counter-increment: chap; }\n"}
     project = make_book(files, metadata={"title": "책", "lang": "ko"})
     _, joins = build_counting_runs(project, tmp_path / "out", monkeypatch)
@@ -211,7 +212,7 @@ def test_a_book_stylesheet_counting_across_chapters_is_one_process(
 def test_a_missing_glyph_in_a_run_fails_the_build_once_counted(
     make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(parallel, "MIN_WEIGHT", 0.0)
+    monkeypatch.setattr(planning, "MIN_WEIGHT", 0.0)
     files = {**CHAPTERS, "book/03-c.md": "# 셋째 장\n\n이 문자 \U000f0000 는 어느 글꼴에도 없다.\n"}
     project = make_book(files, metadata={"title": "책", "lang": "ko"})
     joins = spy(monkeypatch, parallel, "join", lambda *args: args[1])

@@ -1,4 +1,4 @@
-"""The pure parts of laying a book out in runs (write/weasyprint/parallel.py)."""
+"""The pure parts of laying a book out in runs (write/weasyprint/parallel/)."""
 
 from __future__ import annotations
 
