@@ -1,4 +1,4 @@
-"""kobook.load.book: which files are chapters, in what order, and how one file is split."""
+"""kobook.load (book, splitting): which files are chapters, in what order, how a file splits."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from kobook.errors import KobookError
 from kobook.load import load_book, select_chapter
-from kobook.load.book import chapter_level, split_chapters
+from kobook.load.splitting import chapter_level, split_chapters
 from kobook.model import Book, Config
 from kobook.source.headings import heading_levels
 
