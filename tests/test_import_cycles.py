@@ -21,7 +21,14 @@ BASE = {"kobook.errors", "kobook.limits", "kobook.lang", "kobook.lang.dates"}
 BASE |= {"kobook.lang.script", "kobook.lang.words", "kobook.korean", "kobook.korean.hangul"}
 BASE |= {"kobook.reproducible"}
 # The drivers: they alone run ``load`` (the pipeline's first stage) themselves.
-DRIVERS = ("kobook.api", "kobook.check", "kobook.cli", "kobook.importer", "kobook.preview")
+DRIVERS = (
+    "kobook.api",
+    "kobook.check",
+    "kobook.cli",
+    "kobook.importer",
+    "kobook.pipeline",
+    "kobook.preview",
+)
 
 
 def test_src_has_no_import_cycle() -> None:

@@ -16,19 +16,17 @@ from pathlib import Path
 from . import ledger
 from .boundary import inside
 from .cache import Cache
-from .dialect import convert_book
 from .errors import Diagnostic, KobookError
-from .load import load_book, select_chapter
+from .load import select_chapter
 from .model import Book
 from .normalize import normalize_book
 from .parse import parse_book
-from .parse.guard import check_book
+from .pipeline import front
 from .progress import Progress, Silent
 from .reproducible import source_date_epoch
 from .transform import transform_book
 from .write import registry
 from .write.shared.common import sweep_scratch
-from .write.shared.templates import untrusted as untrusted_templates
 
 FORMATS = ("pdf", "html", "epub")
 
@@ -93,20 +91,12 @@ def build(
 
     progress.step("loading the book")
     sweep_scratch()  # what a killed build left in the temporary folder
-    book = load_book(root)
+    loaded = front(root, trust=trust)  # load → dialect → guard, as the preview runs them
+    book = loaded.book
     wanted = wanted or expand_formats(book.config.formats)
-    result.notes.append(f"chapters: {book.discovery}: " + ", ".join(chapter_names(book)))
-    result.diagnostics += book.notes
-    book.trusted = trust
-    result.diagnostics += untrusted_templates(root, trust)  # SEC005: not used, said once
-    lap("load")
-    report = convert_book(book)  # the dialect stage: distill / mdBook → pandoc Markdown
-    if report.converted:
-        done = ", ".join(f"{name} ×{n}" for name, n in sorted(report.converted.items()))
-        result.notes.append(f"dialect {book.config.get('dialect')}: converted {done}")
-    result.diagnostics += report.problems + report.notes
-    # LIMIT001/002/005 before any stage reads the text (the build-time fixes parse it too).
-    check_book(book.chapters)
+    result.notes += loaded.notes
+    result.diagnostics += loaded.diagnostics
+    lap("load")  # with the dialect and the guard
     engine = engine or registry.engine_for(book.config)
     pdf_writer = registry.get(engine, output="pdf")  # CFG005 for an engine kobook lacks
     # --out and --cache-dir are the user's own choice; the defaults stay inside the book
@@ -117,7 +107,7 @@ def build(
         if cache_dir
         else inside(root / ".kobook-cache", root, what="cache folder")
     )
-    lap("dialect")
+    lap("setup")
     normalized = normalize_book(book, cache)
     result.check_findings = normalized.remaining
     if strict:
@@ -238,19 +228,6 @@ def font_problems(book: Book, strict: bool) -> list[Diagnostic]:
             "install them or name installed fonts (kobook doctor lists them)",
         )
     return problems
-
-
-def chapter_names(book: Book) -> list[str]:
-    """The chapter files relative to the project, each once, in reading order."""
-    names: list[str] = []
-    for chapter in book.chapters:
-        try:
-            name = chapter.path.relative_to(book.root).as_posix()
-        except ValueError:
-            name = str(chapter.path)
-        if name not in names:
-            names.append(name)
-    return names
 
 
 def expand_formats(formats: list[str] | tuple[str, ...]) -> list[str]:

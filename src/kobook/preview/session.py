@@ -57,10 +57,11 @@ from ..boundary import inside, real_folders
 from ..cache import Cache, atomic_write
 from ..check.proof import PendingFix
 from ..errors import Diagnostic, KobookError
-from ..load import load_book, select_chapter
+from ..load import select_chapter
 from ..model import Book, Chapter, Doc
 from ..normalize import NormalizingChapter
 from ..parse import reader_for
+from ..pipeline import Memo, front
 from ..write import registry
 from ..write.html.blockprep import KeptPrepare
 from ..write.shared.blockhtml import BlockHtml
@@ -198,7 +199,7 @@ class Session:
         # (reader, text) → the AST being made by pandoc while the proof runs (one rebuild).
         self._pending: dict[tuple[str, str], Future[Doc]] = {}
         self._pool: ThreadPoolExecutor | None = None
-        self._checked: set[tuple[str, str, int]] = set()  # texts guard.check_source passed
+        self._guarded = Memo()  # the texts the guard passed
         self._memo = PassMemo()
         self._ids: dict[str, tuple[list[str], set[str]]] = {}  # AST key → ids, #links
         # AST key → the images (and framed pages) it shows: site path → file.
@@ -301,9 +302,6 @@ class Session:
     # ------------------------------------------------------------------ the stages
 
     def _rebuild(self, changed: set[Path], update: Update) -> None:
-        from ..dialect import convert_book
-        from ..parse.guard import check_footnotes
-
         full = not changed or self.good is None or self._setup_changed(changed)
         if full or any(self._is_image(p) for p in changed):
             self._memo.clear()  # the passes look at the files (images, embeds, links)
@@ -313,10 +311,8 @@ class Session:
             self._bodies.clear()
             self._prepared.clear()
             self._env = None
-        book = load_book(self.root)
-        report = convert_book(book)
-        self._check_sources(book.chapters)
-        check_footnotes(book.chapters)
+        loaded = front(self.root, memo=self._guarded)  # as `kobook build` runs them
+        book = loaded.book
         config = fingerprint(book.config.raw, book.config.path)
         if config != self._config:  # metadata.yaml, or a one-file book's front matter
             full = True
@@ -347,7 +343,7 @@ class Session:
             raise failed
         assert made is not None
         docs, keys, ctx, site = made
-        warnings = list(book.notes) + report.problems + report.notes + ctx.diagnostics
+        warnings = loaded.diagnostics + ctx.diagnostics
         chapter_files = {c.path.resolve() for c in book.chapters}
         chapter_files |= {
             Path(p).resolve() for p in {p for c in book.chapters for p, _ in c.origins}
@@ -387,18 +383,6 @@ class Session:
         if any(name.endswith(".html") for name in written):
             self._search_index.refresh(self.out, pages, book.config.lang)
         return []
-
-    def _check_sources(self, chapters: list[Chapter]) -> None:
-        """``guard.check_source`` of each chapter whose text was not checked before."""
-        from ..parse.guard import check_source
-
-        checked = set()
-        for chapter in chapters:
-            key = (chapter.text, str(chapter.path), chapter.line_offset)
-            if key not in self._checked:
-                check_source(chapter)
-            checked.add(key)
-        self._checked = checked
 
     def _setup_changed(self, changed: set[Path]) -> bool:
         """True when a changed file is neither a chapter nor an image (metadata, templates, ...)."""
@@ -647,15 +631,7 @@ class Session:
     ) -> tuple[dict[str, bytes | Path], list[Diagnostic]]:
         """Every file of the HTML site: path → bytes (pages, style sheets) or a file to copy."""
         from ..parse.ast import iter_nodes
-        from ..write.html.writer import (
-            chapter_page,
-            doc_ids,
-            index_page,
-            page_name,
-            plan_site,
-            site_assets,
-            site_copies,
-        )
+        from ..write.html.writer import doc_ids, page_name, plan_site, site_copies, site_files
         from ..write.shared.templates import environment
 
         ids: dict[str, tuple[list[str], set[str]]] = {}
@@ -685,22 +661,23 @@ class Session:
                 wanted.append((doc, body_key))
         made = self._bodies_of(wanted, book, pages)
         bodies = {doc.chapter.id: body for doc, body in made}
-        problems: list[Diagnostic] = []
-        files: dict[str, bytes | Path] = dict(site_assets(plan.env))
+        copies: dict[str, bytes | Path] = {}
         for doc, key in zip(docs, keys, strict=True):
             if key not in self._copies:
                 self._copies[key] = site_copies(book, [doc])
-            files.update(self._copies[key])
+            copies.update(self._copies[key])
         self._copies = {key: self._copies[key] for key in keys}
-        for doc in docs:
-            body = bodies.get(doc.chapter.id) or self._bodies[doc.chapter.id]
-            problems += replace_in(body.problems, doc.chapter)
-            files[page_name(doc)] = chapter_page(plan, book, doc, body.html).encode("utf-8")
-        files["index.html"] = index_page(plan, book).encode("utf-8")
         self._bodies = {
             doc.chapter.id: bodies.get(doc.chapter.id) or self._bodies[doc.chapter.id]
             for doc in docs
         }
+        kept = [self._bodies[doc.chapter.id] for doc in docs]
+        problems = [
+            p
+            for doc, body in zip(docs, kept, strict=True)
+            for p in replace_in(body.problems, doc.chapter)
+        ]
+        files = site_files(plan, book, docs, [body.html for body in kept], copies)
         return files, problems
 
     def _bodies_of(

@@ -416,24 +416,36 @@ def index_page(plan: SitePlan, book: Book) -> str:
     )
 
 
+def site_files(
+    plan: SitePlan,
+    book: Book,
+    docs: list[Doc],
+    bodies: list[str],
+    copies: dict[str, bytes | Path] | None = None,
+) -> dict[str, bytes | Path]:
+    """Every file of the site but its search index, by its path in the site: style sheets
+    and scripts, the images and pages it shows (``copies``, when the caller keeps them;
+    else found), each chapter's page around its body, the index.  ``kobook build``
+    writes them into a new folder; ``kobook preview`` writes the ones that changed."""
+    files: dict[str, bytes | Path] = dict(site_assets(plan.env))
+    files.update(site_copies(book, docs) if copies is None else copies)
+    for doc, body in zip(docs, bodies, strict=True):
+        files[page_name(doc)] = chapter_page(plan, book, doc, body).encode("utf-8")
+    files["index.html"] = index_page(plan, book).encode("utf-8")
+    return files
+
+
 def write_site(
     tmp: Path, book: Book, docs: list[Doc], bodies: list[str], plan: SitePlan
 ) -> list[Diagnostic]:
     """Write assets, images, the chapter pages, the index and the search index into
     ``tmp``; return what went wrong with the search (SEARCH001)."""
-    for name, data in site_assets(plan.env).items():
-        (tmp / name).parent.mkdir(exist_ok=True)
-        atomic_write(tmp / name, data)
-    for name, source in site_copies(book, docs).items():
+    for name, source in site_files(plan, book, docs, bodies).items():
         (tmp / name).parent.mkdir(parents=True, exist_ok=True)
         if isinstance(source, bytes):
             atomic_write(tmp / name, source)
         else:
             shutil.copyfile(source, tmp / name)
-    for doc, body in zip(docs, bodies, strict=True):
-        html = chapter_page(plan, book, doc, body)
-        atomic_write(tmp / page_name(doc), html.encode("utf-8"))
-    atomic_write(tmp / "index.html", index_page(plan, book).encode("utf-8"))
     # index_pages says SEARCH001 when Pagefind is missing (the pages have no box then).
     wanted = search.search_wanted(book.config)
     problems = search.index_pages(tmp, plan.pages, book.config.lang) if wanted else []
