@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ... import limits, tools
 from ...boundary import inside
 from ...cache import Cache
 from ...errors import Diagnostic, KobookError, Location
@@ -24,7 +22,7 @@ from ...parse.pandoc import run_pandoc
 from ...version import __version__
 from ..shared import passes
 from ..shared.common import part_titles
-from ..shared.fonts import resolve_fonts
+from ..shared.fonts import fontconfig, resolve_fonts
 from ..shared.latexmeta import (
     BEGIN_INCLUDES,
     END_INCLUDES,
@@ -199,12 +197,7 @@ def word_variables(config: Config) -> dict[str, Any]:
 
 def fc_face(pattern: str) -> tuple[Path, str, str, str] | None:
     """fontconfig's best match for ``pattern``: file, face index, family, style."""
-    out = tools.run(
-        ["fc-match", "--format=%{file}|%{index}|%{family}|%{style}", pattern],
-        timeout=limits.TOOL_TIMEOUT,
-        what="fc-match",
-        text=True,
-    ).stdout
+    out = fontconfig("fc-match", "--format=%{file}|%{index}|%{family}|%{style}", pattern)
     parts = out.split("|")
     if len(parts) != 4 or not parts[0]:
         return None
@@ -217,9 +210,7 @@ def fontspec_font(family: str) -> dict[str, str]:
     for Noto CJK, when asked by name).  The bold face is looked up the same way,
     so Noto CJK KR, SC, TC (and JP, the first face) all get their own bold."""
     by_name: dict[str, str] = {"name": Raw(family), "options": Raw("")}
-    if shutil.which("fc-match") is None:
-        return by_name
-    face = fc_face(family)
+    face = fc_face(family)  # None without fontconfig
     squashed = family.lower().replace(" ", "")
     if face is None or squashed not in face[2].lower().replace(" ", ""):
         return by_name

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-import shutil
 
-from ... import limits, tools
 from .fonts import fontconfig
 
 PREFERRED = (
@@ -30,14 +28,7 @@ PREFERRED = (
 @functools.cache
 def charset(family: str) -> tuple[list[int], list[int]]:
     """Sorted (starts, ends) of the code point ranges ``family`` covers."""
-    if shutil.which("fc-match") is None:
-        return [], []
-    out = tools.run(
-        ["fc-match", "--format=%{charset}", family],
-        timeout=limits.TOOL_TIMEOUT,
-        what="fc-match",
-        text=True,
-    ).stdout
+    out = fontconfig("fc-match", "--format=%{charset}", family)
     starts: list[int] = []
     ends: list[int] = []
     for item in out.split():

@@ -13,6 +13,7 @@ from pathlib import Path
 from ... import limits, tools
 from ...cache import Cache, digest
 from ...errors import KobookError
+from .fonts import fontconfig
 
 RASTER_OK = {".png", ".jpg", ".jpeg", ".pdf"}
 
@@ -88,20 +89,10 @@ def write_temp(data: bytes, suffix: str) -> Path:
 
 @functools.cache
 def emoji_font_file() -> str | None:
-    out = tools.run(
-        ["fc-match", "--format=%{file}", "emoji:color=true"],
-        timeout=limits.TOOL_TIMEOUT,
-        what="fc-match",
-        text=True,
-    ).stdout.strip()
+    out = fontconfig("fc-match", "--format=%{file}", "emoji:color=true").strip()
     if out and "emoji" in out.lower():
         return out
-    out = tools.run(
-        ["fc-list", ":family=Noto Color Emoji", "file"],
-        timeout=limits.TOOL_TIMEOUT,
-        what="fc-list",
-        text=True,
-    ).stdout.strip()
+    out = fontconfig("fc-list", ":family=Noto Color Emoji", "file").strip()
     return out.split(":", 1)[0] if out else None
 
 
