@@ -68,7 +68,8 @@ def build(
     by default they are downloaded once into the cache).  ``strict`` fails
     the build when typography findings remain after the build-time fixes, or
     when syntax of another dialect (LEAK001) or raw HTML the PDF engine cannot
-    draw (LEAK002) is left (LEAK003, raised before any output is written).
+    draw (LEAK002) is left (LEAK003, raised before any output is written), or
+    when the ledger finds a construct an output lost (LOST004, once they are written).
     ``trust`` passes the book's raw LaTeX (chapters, math, header-includes, a
     LaTeX template) to XeLaTeX unscreened: only for sources you trust (never
     for pull requests from strangers); see :mod:`kobook.write.latex.screen`.

@@ -49,7 +49,8 @@ def main() -> None:
 @click.option(
     "--strict",
     is_flag=True,
-    help="Fail when typography findings or leaked syntax (LEAK001/LEAK002) remain.",
+    help="Fail when typography findings or leaked syntax (LEAK001/LEAK002) remain, "
+    "or an output lost a construct of the book (LOST001-003).",
 )
 @click.option(
     "--offline",
