@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import BookMaker
 from tests.e2e.test_cli import kobook
-from tests.unit.test_importer import DISTILL_POST, distill_site, mdbook_book
+from tests.unit.importer.test_importer import DISTILL_POST, distill_site, mdbook_book
 
 
 def clean_error(result: subprocess.CompletedProcess[str]) -> str:

@@ -16,7 +16,7 @@ import pytest
 from kobook.preview import Session
 from kobook.transform import PASSES
 from tests.conftest import PLAYBOOK, need_corpus
-from tests.unit.test_preview_session import assert_same_as_full_build
+from tests.unit.preview.test_session import assert_same_as_full_build
 
 pytestmark = [pytest.mark.slow, pytest.mark.corpus]
 

@@ -74,7 +74,7 @@ def typeset(engine: str, book: Book, docs: list[Doc], target: Path, cache: Cache
     # Successive chapter PDFs share their font subsets (kept while a save brings no
     # new glyph): not for ``kobook build``, whose bytes must not depend on what the
     # process built before.  The blocks' HTML is kept too (the same bytes either way), and
-    # the pages laid out (the same pages either way: tests/unit/test_weasy_relayout.py).
+    # the pages laid out (the same pages either way: tests/unit/write/weasyprint/test_relayout.py).
     growing = subset.GROWING.set(True)
     kept = weasyprint_writer.KEPT_HTML.set(KEPT_HTML)
     laid = relayout.KEPT.set(KEPT_LAYOUT)

@@ -17,8 +17,9 @@ from kobook.write.shared.latexmeta import (
     statements,
     template_packages,
 )
+from tests.conftest import REPO
 
-TEMPLATE = Path(__file__).resolve().parents[2] / "src/kobook/templates/latex/book.latex"
+TEMPLATE = REPO / "src/kobook/templates/latex/book.latex"
 LOADED = {"geometry", "amsmath", "fontspec", "kotex", "xcolor", "graphicx", "bookmark"}
 
 

@@ -19,9 +19,8 @@ from kobook.parse import parse_book
 from kobook.transform import PASSES, transform_book
 from kobook.transform.leaks import undrawable_html
 from kobook.write import registry
-from tests.conftest import BookMaker
+from tests.conftest import REPO, BookMaker
 
-REPO = Path(__file__).resolve().parents[2]
 HEAD = "# 첫 장\n\n한국어로 쓴 문단이 먼저 나온다.\n\n"  # the construct starts on line 5
 TAIL = "\n\n마지막 문단이다.\n"
 

@@ -10,7 +10,7 @@ import kobook
 from kobook import limits
 from kobook.errors import KobookError
 from kobook.transform.bibfiles import check_bibliography, check_style
-from tests.conftest import BookMaker
+from tests.conftest import REPO, BookMaker
 
 GOOD = """@string{acm = "ACM"}
 @article{korthikanti2022,
@@ -38,7 +38,7 @@ def error_of(path: Path) -> KobookError:
 
 def test_a_real_bibliography_passes(tmp_path: Path) -> None:
     check_bibliography(write(tmp_path, "good.bib", GOOD))
-    check_bibliography(Path(__file__).parents[2] / "references.bib")
+    check_bibliography(REPO / "references.bib")
 
 
 def test_a_huge_field_is_limit011_at_its_line(tmp_path: Path) -> None:
