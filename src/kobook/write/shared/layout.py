@@ -32,6 +32,16 @@ class PageLayout:
     line_height: float
     headings: tuple[float, float, float] = HEADINGS
 
+    def box_margin(self, side: str) -> str:
+        """The CSS page box's ``top`` or ``bottom`` margin: the text block's, less the
+        half-leading.  CSS centres a line's letters in a line box of ``line_height``, so
+        the first and last lines' letters stood half a leading inside the block; XeLaTeX
+        and Typst set them on its edges.  With this margin every engine sets the first and
+        the last line of a page in the same place, and as many lines on a page."""
+        margin = points(self.top if side == "top" else self.bottom)
+        half_leading = (self.line_height - 1) / 2 * points(self.font_size)
+        return f"{max(margin - half_leading, 0.0):.2f}pt"
+
     def heading_points(self, level: int) -> float:
         """The size of a heading of ``level`` (1: chapter) in points."""
         scale = self.headings[min(level, len(self.headings)) - 1] if level <= 3 else 1.0
