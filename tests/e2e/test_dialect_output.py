@@ -223,6 +223,7 @@ def test_affiliations_on_the_title_page(site: tuple[Any, Path]) -> None:
 
 def test_print_shows_every_construct(printed: tuple[Any, str]) -> None:
     result, text = printed
+    assert [d.format() for d in result.diagnostics if d.code.startswith("LOST")] == []
     flat = " ".join(text.replace("\u2011", "-").split())  # XeTeX: 1‑1 (non-breaking hyphen)
     assert "답 보기" in flat and "정답은 마흔둘입니다." in flat  # open, with its label
     assert "더 자세히" in flat and "안쪽 상자입니다." in flat

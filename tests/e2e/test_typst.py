@@ -316,6 +316,7 @@ def playbook_typst(tmp_path_factory: pytest.TempPathFactory) -> kobook.BuildResu
 def test_corpus_playbook_through_typst(playbook_typst: kobook.BuildResult) -> None:
     pdf = playbook_typst.outputs["pdf"]
     assert not [d for d in playbook_typst.diagnostics if d.code.startswith("GLYPH")]
+    assert not [d.format() for d in playbook_typst.diagnostics if d.code.startswith("LOST")]
     text = "\n".join(pdf_pages(pdf))
     assert [c for c in INVISIBLE if c in text] == []
     need_corpus(COUNTERS)
@@ -354,6 +355,8 @@ def test_corpus_distill_book_through_typst(tmp_path: Path) -> None:
     assert not [d for d in result.diagnostics if d.code.startswith("TYP")]
     shown_as_tex = [d for d in result.diagnostics if d.code == "MATH001"]
     assert len(shown_as_tex) <= 10, shown_as_tex
+    # The ledger: every construct is there; the formulas shown as TeX are MATH001's.
+    assert not [d.format() for d in result.diagnostics if d.code.startswith("LOST")]
     assert list((tmp_path / "cache").rglob("*.svg"))  # formulas Typst could not set, drawn
 
 

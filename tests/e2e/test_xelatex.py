@@ -187,6 +187,8 @@ def test_corpus_playbook_through_xelatex(playbook_xe: tuple[kobook.BuildResult, 
     result, cache = playbook_xe
     pdf = result.outputs["pdf"]
     assert not [d for d in result.diagnostics if d.code.startswith("GLYPH")]
+    # The ledger: nothing lost (② once read as ➁, a glyph two code points share).
+    assert not [d.format() for d in result.diagnostics if d.code.startswith("LOST")]
     log = next((cache / "latex").rglob("book.log")).read_text(errors="replace")
     assert "Missing character" not in log
     text = "\n".join(pdf_pages(pdf))
