@@ -28,8 +28,6 @@ from .transform import transform_book
 from .write import registry
 from .write.shared.common import sweep_scratch
 
-FORMATS = ("pdf", "html", "epub")
-
 
 @dataclass
 class BuildResult:
@@ -234,9 +232,9 @@ def font_problems(book: Book, strict: bool) -> list[Diagnostic]:
 def expand_formats(formats: list[str] | tuple[str, ...]) -> list[str]:
     out: list[str] = []
     for name in formats:
-        names = list(FORMATS) if name == "all" else [name]
+        names = list(registry.formats()) if name == "all" else [name]
         for item in names:
-            if item not in FORMATS:
+            if item not in registry.formats():
                 raise KobookError(
                     f"unknown format '{item}'", code="CLI001", hint="use pdf, html, epub or all"
                 )

@@ -12,6 +12,7 @@ import click
 
 from . import __version__
 from .errors import Diagnostic, KobookError, printable
+from .write.registry import formats as registry_formats
 from .write.registry import pdf_engines
 
 project_option = click.option(
@@ -30,7 +31,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("formats", nargs=-1, type=click.Choice(["pdf", "html", "epub", "all"]))
+@click.argument("formats", nargs=-1, type=click.Choice([*registry_formats(), "all"]))
 @project_option
 @click.option(
     "--engine",

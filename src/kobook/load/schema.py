@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 from ..errors import KobookError
 from ..model.config import entry_lines
 from ..model.page import LENGTH, PAPER
+from ..write.registry import formats
 
 MARGIN_KEYS = {"margin", "hmargin", "vmargin", "left", "inner", "right", "outer", "top", "bottom"}
 
@@ -458,9 +459,6 @@ def date_value(value: Any, at: Where) -> None:
         )
 
 
-BUILD_FORMATS = ("pdf", "html", "epub", "all")
-
-
 def formats_value(value: Any, at: Where) -> None:
     """``formats: [pdf, html]`` or ``formats: all``: what ``kobook build`` makes by default.
 
@@ -479,8 +477,9 @@ def formats_value(value: Any, at: Where) -> None:
                 hint=hint,
                 code="CFG003",
             )
-        if item not in BUILD_FORMATS:
-            close = difflib.get_close_matches(item.lower().strip(), BUILD_FORMATS, n=1)
+        known = (*formats(), "all")  # the writers' registry's names
+        if item not in known:
+            close = difflib.get_close_matches(item.lower().strip(), known, n=1)
             lines = entry_lines(at.text, "formats", item) if isinstance(value, list) else []
             at.fail(
                 f"unknown format '{item}' in 'formats'"

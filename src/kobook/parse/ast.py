@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 Node = dict[str, Any]
+# pandoc's names for raw HTML (``{=html}``, and what its readers write for HTML).
+HTML_FORMATS = ("html", "html4", "html5")
 Action = Callable[[Node], "Node | list[Node] | None"]
 
 

@@ -27,10 +27,9 @@ from urllib.parse import quote, unquote, urlsplit
 
 from ..boundary import has_scheme, is_file_url, within
 from ..model import Doc
-from ..parse.ast import attr, walk
+from ..parse.ast import HTML_FORMATS, attr, walk
 from .context import Context
 
-HTML_FORMATS = ("html", "html4", "html5")
 HINT = (
     "PDF attachments and links to files must name a file inside the book by a relative "
     "path; --keep-going builds without the link"

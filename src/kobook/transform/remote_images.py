@@ -12,12 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Doc
-from ..parse.ast import attr, iter_nodes, stringify, text_inlines
+from ..parse.ast import HTML_FORMATS, attr, iter_nodes, stringify, text_inlines
 from . import remote
 from .context import Context
 from .image_files import unreadable_image
-
-HTML_FORMATS = ("html", "html4", "html5")
 
 
 def downloads_allowed(ctx: Context) -> bool:

@@ -129,6 +129,11 @@ def writers() -> tuple[Writer, ...]:
     return WRITERS
 
 
+def formats() -> tuple[str, ...]:
+    """What ``kobook build`` can make, one name per kind of output (``all``: every one)."""
+    return tuple(dict.fromkeys(writer.output for writer in WRITERS))
+
+
 def pdf_engines() -> list[str]:
     """The names of the writers that make a PDF, the default (weasyprint) first."""
     return [writer.name for writer in WRITERS if writer.output == "pdf"]

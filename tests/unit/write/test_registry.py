@@ -102,3 +102,18 @@ def test_metadata_unknown_engine_is_a_clear_error(
     assert err.startswith("error: ") and "Traceback" not in err
     assert "CFG005" in err and "nope" in err
     assert not (root / "dist").exists()
+
+
+def test_the_formats_are_the_registrys_outputs() -> None:
+    """``formats:``, ``kobook build FORMAT`` and ``all`` read one list: the writers'."""
+    from kobook.api import expand_formats
+    from kobook.load.config import validate
+
+    assert registry.formats() == ("pdf", "html", "epub")
+    assert expand_formats(["all"]) == list(registry.formats())
+    validate({"formats": ["epub", "all"]}, None)
+    with pytest.raises(KobookError) as info:
+        validate({"formats": ["docx"]}, None)
+    assert info.value.code.startswith("CFG")
+    choices = cli.main.commands["build"].params[0].type.choices  # type: ignore[attr-defined]
+    assert list(choices) == [*registry.formats(), "all"]

@@ -29,6 +29,7 @@ from typing import Any
 from ...errors import Diagnostic
 from ...model import Chapter
 from ...parse.ast import attr, walk
+from ..shared.latexmeta import LATEX_FORMATS
 
 # Words that, inside a command name, mean files, programs or command names built from
 # text: \input, \include, \openin, \write18, \immediate\write, \read, \IfFileExists,
@@ -163,7 +164,6 @@ def template_partials(template: str) -> list[str]:
     return PARTIAL.findall(template)
 
 
-RAW_FORMATS = ("latex", "tex", "beamer")
 TRUST_HINT = (
     "kobook build --trust passes a book's raw LaTeX to XeLaTeX as it is: use it only when "
     "you trust every source (never for pull requests from strangers)"
@@ -211,7 +211,7 @@ def screen_blocks(
 
     def action(node: dict[str, Any]) -> Any:
         kind = node["t"]
-        if kind in ("RawBlock", "RawInline") and node["c"][0] in RAW_FORMATS:
+        if kind in ("RawBlock", "RawInline") and node["c"][0] in LATEX_FORMATS:
             text = node["c"][1]
             refused = chapter_refusal(text, policy.commands, policy.environments)
             if refused:
