@@ -52,12 +52,24 @@ class Writer:
     output: str  # "pdf", "html" or "epub"
     summary: str  # one line: what it does (the progress line while it runs, kobook doctor)
     label: str  # its output in messages ("the HTML and WeasyPrint PDF outputs ignore it")
-    raw_latex: bool  # whether it uses the book's raw LaTeX (others note it once: TEX005)
+    # What it draws of the book's raw blocks, as data: the pandoc formats it uses (``{=html}``
+    # and raw HTML tags, ``{=latex}``, ``{=typst}``).  One pass (not the writer) reports
+    # what it leaves out: LEAK002 for raw HTML (a writer that lays HTML out still cannot
+    # draw transform/leaks/drawable.py's WEASYPRINT_UNDRAWABLE), a note for the raw LaTeX
+    # other outputs ignore (TEX005), TYP003 for raw Typst and RAW001 for any other format
+    # no writer draws.
+    raw: frozenset[str]
     run: Callable[[Job], Written] = field(repr=False, compare=False)  # imports the writer
-    # What it does with raw HTML, as data (one pass reports what it loses, LEAK002):
-    # True: it lays HTML out (all but transform/leaks/drawable.py's WEASYPRINT_UNDRAWABLE);
-    # False: pandoc's writer drops the tags and keeps the text between them.
-    draws_html: bool = True
+
+    @property
+    def draws_html(self) -> bool:
+        """Does it lay raw HTML out (else pandoc drops the tags, keeping the text between)?"""
+        return "html" in self.raw
+
+    @property
+    def raw_latex(self) -> bool:
+        """Does it use the book's raw LaTeX (else TEX005 notes it once)?"""
+        return "latex" in self.raw
 
 
 def _html(job: Job) -> Written:
@@ -98,29 +110,28 @@ def _epub(job: Job) -> Written:
     return Written(job.out, problems)
 
 
-# The default PDF engine first.  Name, output, summary, label, raw LaTeX, run, raw HTML.
+# The default PDF engine first.  Name, output, summary, label, the raw formats it draws, run.
+HTML = frozenset({"html"})
 WRITERS = (
-    Writer("weasyprint", "pdf", "laying out the PDF (WeasyPrint)", "WeasyPrint PDF", False, _weasy),
+    Writer("weasyprint", "pdf", "laying out the PDF (WeasyPrint)", "WeasyPrint PDF", HTML, _weasy),
     Writer(
         "xelatex",
         "pdf",
         "typesetting the PDF (pandoc + XeLaTeX)",
         "XeLaTeX PDF",
-        True,
+        frozenset({"latex"}),
         _xelatex,
-        draws_html=False,
     ),
     Writer(
         "typst",
         "pdf",
         "typesetting the PDF (pandoc + Typst)",
         "Typst PDF",
-        False,
+        frozenset(),  # the book's own Typst is never run (TYP003)
         _typst,
-        draws_html=False,
     ),
-    Writer("html", "html", "writing the HTML book", "HTML", False, _html),
-    Writer("epub", "epub", "writing the EPUB (pandoc)", "EPUB", False, _epub),
+    Writer("html", "html", "writing the HTML book", "HTML", HTML, _html),
+    Writer("epub", "epub", "writing the EPUB (pandoc)", "EPUB", HTML, _epub),
 )
 
 

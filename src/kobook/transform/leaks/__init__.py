@@ -55,7 +55,13 @@ import re
 from ...errors import Diagnostic, KobookError
 from ...model import Doc
 from ..context import Context
-from .drawable import WEASYPRINT_UNDRAWABLE, html_leaks, undrawable_html, undrawable_tags
+from .drawable import (
+    WEASYPRINT_UNDRAWABLE,
+    html_leaks,
+    raw_leaks,
+    undrawable_html,
+    undrawable_tags,
+)
 from .locate import Locator, needle
 from .patterns import HINTS, LEAK_CODES, Found, message
 from .source import source_leaks
@@ -71,6 +77,7 @@ __all__ = [
     "html_leaks",
     "leak_diagnostics",
     "message",
+    "raw_leaks",
     "report_leaks",
     "source_leaks",
     "undrawable_html",

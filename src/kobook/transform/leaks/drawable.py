@@ -1,12 +1,14 @@
-"""LEAK002: raw HTML a PDF writer cannot draw, from what the writers' registry declares
-they do with raw HTML; once per build, never by a writer."""
+"""What the writers leave out of the book's raw blocks, from what the writers' registry
+declares they draw (``Writer.raw``); once per build, never by a writer: LEAK002 for raw
+HTML a PDF writer cannot draw, TYP003 for raw Typst (no writer runs the book's own),
+RAW001 for a raw format no writer knows."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from ...errors import Diagnostic
+from ...errors import Diagnostic, Location
 from ...model import Doc
 from .locate import Locator
 from .patterns import END_TAG, START_TAG, Found, Node, strip_comments
@@ -91,6 +93,8 @@ def html_leaks(docs: list[Doc], draws_html: bool, label: str) -> list[Diagnostic
     out = []
     for doc in docs:
         found = undrawable_tags(doc.blocks, draws_html)
+        if not draws_html:
+            out += dropped_blocks(doc, {id(node) for _, _, node in found}, label)
         if not found:
             continue
         locator = Locator(doc.chapter)
@@ -114,4 +118,81 @@ def html_leaks(docs: list[Doc], draws_html: bool, label: str) -> list[Diagnostic
                     "warning",
                 )
             )
+    return out
+
+
+TAG_OR_COMMENT = re.compile(r"<!--.*?-->|<[^>]*>", re.S)
+
+
+def dropped_blocks(doc: Doc, reported: set[int], label: str) -> list[Diagnostic]:
+    """LEAK002 for each raw HTML *block* with text of its own (a ``{=html}`` fence, a
+    ``<pre>``): pandoc's LaTeX and Typst writers drop the block, text and all, where they
+    keep the text between the tags of raw HTML in a paragraph."""
+    import html as entities
+
+    out = []
+    for node in iter_raw_html(doc.blocks):
+        if node["t"] != "RawBlock" or id(node) in reported:
+            continue
+        shown = " ".join(
+            entities.unescape(TAG_OR_COMMENT.sub(" ", OPAQUE.sub(" ", node["c"][1]))).split()
+        )
+        if not shown:
+            continue
+        first = node["c"][1].strip().split("\n", 1)[0][:40]
+        where = doc.chapter.locate(first) or Location(doc.chapter.path)
+        short = shown if len(shown) <= 40 else shown[:40] + "…"
+        out.append(
+            Diagnostic(
+                "LEAK002",
+                f"raw HTML block with text ({short!r}) is left out of the {label} "
+                "(pandoc drops raw HTML blocks)",
+                where,
+                "write it as Markdown; the HTML site keeps it",
+                "warning",
+            )
+        )
+    return out
+
+
+# Raw formats drawn or noted elsewhere: HTML (LEAK002 above), LaTeX (TEX005, a note).
+NOTED = frozenset({"html", "html4", "html5", "latex", "tex", "beamer"})
+
+
+def raw_leaks(docs: list[Doc], drawn: frozenset[str]) -> list[Diagnostic]:
+    """Per chapter, the raw blocks of a format no writer of this build draws (``drawn``:
+    the union of the writers' declared formats): TYP003 for Typst, RAW001 for the rest."""
+    from ...parse.ast import iter_nodes
+
+    out = []
+    for doc in docs:
+        counts: dict[str, int] = {}
+        for node in iter_nodes(doc.blocks):
+            if node["t"] in ("RawBlock", "RawInline"):
+                fmt = str(node["c"][0]).lower()
+                if fmt not in NOTED and fmt not in drawn:
+                    counts[fmt] = counts.get(fmt, 0) + 1
+        for fmt, count in sorted(counts.items()):
+            where = doc.chapter.locate(f"{{={fmt}}}") or Location(doc.chapter.path)
+            if fmt == "typst":
+                message = f"{count} raw Typst block(s) left out: a book's own Typst is not run"
+                out.append(
+                    Diagnostic(
+                        "TYP003",
+                        message,
+                        where,
+                        "write it in Markdown, or change templates/typst/book.typ",
+                        "warning",
+                    )
+                )
+            else:
+                out.append(
+                    Diagnostic(
+                        "RAW001",
+                        f"{count} raw {fmt} block(s) left out: no kobook output draws {fmt}",
+                        where,
+                        "write it in Markdown (raw html and latex are drawn where they can be)",
+                        "warning",
+                    )
+                )
     return out

@@ -11,7 +11,7 @@ from typing import Any
 
 from ...boundary import within
 from ...cache import Cache
-from ...errors import Diagnostic, Location
+from ...errors import Diagnostic
 from ...model import Book, Doc
 from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, stringify, walk
 from ..shared import passes
@@ -54,30 +54,17 @@ def resolved_citations(blocks: Blocks) -> Blocks:
     return walk(blocks, action)
 
 
-def foreign_raw(blocks: Blocks, chapter: Any, problems: list[Diagnostic]) -> Blocks:
-    """Raw Typst from the book is dropped (it could read any file the compiler may):
-    TYP003, once per chapter.  Raw HTML and LaTeX are reported by LEAK002 elsewhere."""
-    dropped = 0
+def foreign_raw(blocks: Blocks) -> Blocks:
+    """Raw Typst from the book is dropped (it could read any file the compiler may); the
+    build says so once per chapter (TYP003, ``transform/leaks/drawable.raw_leaks``: the
+    registry declares that no writer draws raw Typst)."""
 
     def action(node: dict[str, Any]) -> Any:
-        nonlocal dropped
         if node["t"] in ("RawBlock", "RawInline") and node["c"][0] == "typst":
-            dropped += 1
             return []
         return None
 
-    blocks = walk(blocks, action)
-    if dropped:
-        problems.append(
-            Diagnostic(
-                "TYP003",
-                f"{dropped} raw Typst block(s) left out: a book's own Typst is not run",
-                Location(chapter.path),
-                "write it in Markdown, or change templates/typst/book.typ",
-                "warning",
-            )
-        )
-    return blocks
+    return walk(blocks, action)
 
 
 def callouts(blocks: Blocks) -> Blocks:
@@ -306,7 +293,7 @@ def prepare(
     blocks = copy_tree(doc.blocks)
     blocks, unsafe = sanitize_blocks(blocks, doc.chapter)
     problems += unsafe
-    blocks = foreign_raw(blocks, doc.chapter, problems)
+    blocks = foreign_raw(blocks)
     blocks = resolved_citations(blocks)
     blocks = passes.heading_numbers(blocks, book.config)
     blocks = anchors(blocks)

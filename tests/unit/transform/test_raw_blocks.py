@@ -1,0 +1,70 @@
+"""The raw blocks a writer leaves out, from what the writers' registry declares it draws
+(``Writer.raw``): one pass for every writer, nothing dropped in silence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import kobook
+from kobook.model import Chapter, Doc
+from kobook.parse.pandoc import markdown_to_ast
+from kobook.transform.leaks import html_leaks, raw_leaks
+from kobook.write import registry
+from tests.conftest import BookMaker
+
+SOURCE = """# 장
+
+```{=typst}
+#text(fill: red)[빨강]
+```
+
+```{=docx}
+<w:p/>
+```
+
+```{=html}
+<p>문단 <b>굵게</b></p>
+```
+
+줄 안의 <b>굵은</b> 글과 `#x`{=typst}.
+"""
+
+
+def doc(tmp_path: Path) -> Doc:
+    path = tmp_path / "01.md"
+    path.write_text(SOURCE, encoding="utf-8")
+    return Doc(Chapter(id="01", path=path, text=SOURCE), markdown_to_ast(SOURCE)["blocks"])
+
+
+def test_the_registry_declares_what_each_writer_draws() -> None:
+    raw = {writer.name: writer.raw for writer in registry.writers()}
+    assert raw["weasyprint"] == raw["html"] == raw["epub"] == {"html"}
+    assert raw["xelatex"] == {"latex"} and raw["typst"] == frozenset()
+    assert [w.name for w in registry.writers() if w.draws_html] == ["weasyprint", "html", "epub"]
+
+
+def test_a_raw_format_no_writer_draws_is_said_once_per_chapter(tmp_path: Path) -> None:
+    found = raw_leaks([doc(tmp_path)], registry.get("weasyprint").raw)
+    assert [(d.code, d.location.line, d.severity) for d in found] == [
+        ("RAW001", 7, "warning"),  # {=docx}
+        ("TYP003", 3, "warning"),  # two raw Typst pieces, one warning
+    ]
+    assert "2 raw Typst" in found[1].message
+
+
+def test_a_raw_html_block_with_text_is_lost_where_pandoc_drops_raw_html(tmp_path: Path) -> None:
+    for name in ("xelatex", "typst"):
+        writer = registry.get(name)
+        found = html_leaks([doc(tmp_path)], writer.draws_html, writer.label)
+        assert [(d.code, d.location.line) for d in found] == [("LEAK002", 12)], name
+        assert "'문단 굵게'" in found[0].message
+    weasy = registry.get("weasyprint")
+    assert html_leaks([doc(tmp_path)], weasy.draws_html, weasy.label) == []
+
+
+def test_a_build_says_what_it_leaves_out(make_book: BookMaker, tmp_path: Path) -> None:
+    """Raw Typst went out of the site, the EPUB and the WeasyPrint PDF without a word."""
+    root = make_book({"book/01.md": SOURCE}, metadata={"title": "날것"})
+    result = kobook.build(root, ["html"], out=tmp_path / "out", cache_dir=tmp_path / "c")
+    codes = sorted(d.code for d in result.diagnostics if d.severity == "warning")
+    assert codes == ["RAW001", "TYP003"]
