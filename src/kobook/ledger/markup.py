@@ -157,8 +157,17 @@ def read_site(index: Path, chapter_files: list[str]) -> Found:
     for name in chapter_files:
         path = folder / name
         if path.is_file():
-            pages.append(("article", path.read_text(encoding="utf-8", errors="replace")))
+            pages.append(
+                ("article", chapter_part(path.read_text(encoding="utf-8", errors="replace")))
+            )
     return read_pages(pages, "the HTML book")
+
+
+def chapter_part(markup: str) -> str:
+    """The page from its chapter's ``<article>`` on: the sidebar before it lists every
+    chapter of the book on every page, and parsing it is most of the reading time."""
+    start = markup.find("<article")
+    return markup[start:] if start >= 0 else markup
 
 
 def read_epub(path: Path) -> Found:
