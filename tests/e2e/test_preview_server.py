@@ -288,12 +288,10 @@ def test_close_ends_the_event_streams(preview: Preview) -> None:
     for stream in streams:
         stream.next("status")
     wait_until(lambda: preview.server.clients == 3)
-    started = time.monotonic()
     preview.server.close()
     for stream in streams:
-        assert stream.ended.wait(5)
+        assert stream.ended.wait(5)  # each stream ends, not left open until a client leaves
         stream.close()
-    assert time.monotonic() - started < 5
     with pytest.raises(OSError):
         request(preview.port, "/")
 

@@ -24,7 +24,7 @@ from kobook.errors import KobookError
 from kobook.files.reading import read_bytes
 from kobook.files.yamlread import parse_yaml
 from kobook.load import load_book
-from kobook.model import Chapter
+from kobook.model import Chapter, TextIndex
 from kobook.parse import guard, pandoc
 from kobook.parse.pandoc import load_json, markdown_to_ast
 from kobook.write.html.writer import sidebar
@@ -41,14 +41,13 @@ ALIAS_BOMB = "\n".join(
 )
 
 
-def refused(code: str, run: Any, *args: Any, seconds: float = 1.0, **kwargs: Any) -> KobookError:
-    """``run(*args)`` raises the KobookError ``code`` within ``seconds``; returns it."""
-    start = time.perf_counter()
+def refused(code: str, run: Any, *args: Any, **kwargs: Any) -> KobookError:
+    """``run(*args)`` raises the KobookError ``code``; returns it.  How fast is measured in
+    scripts/bench.py, not here: a shared machine makes a timed test fail for the wrong
+    reason.  A limit that did not hold would run the test into the bomb itself."""
     with pytest.raises(KobookError) as info:
         run(*args, **kwargs)
-    elapsed = time.perf_counter() - start
     assert info.value.code == code, str(info.value)
-    assert elapsed < seconds, f"{code} took {elapsed:.2f} s"
     return info.value
 
 
@@ -84,7 +83,7 @@ def test_the_issue_depth_bomb_is_refused_at_its_line() -> None:
 
 @pytest.mark.parametrize("marker", ["> ", "- ", "1. "])
 def test_a_hundred_thousand_levels_are_refused_in_well_under_a_second(marker: str) -> None:
-    refused("LIMIT001", guard.check_text, marker * 100_000 + "x", Path("a.md"), seconds=1.0)
+    refused("LIMIT001", guard.check_text, marker * 100_000 + "x", Path("a.md"))
 
 
 @pytest.mark.parametrize("kind", ["quote", "list", "ordered", "indented", "mixed", "divs"])
@@ -210,7 +209,7 @@ def test_a_50_mb_chapter_is_refused_without_reading_it(tmp_path: Path) -> None:
     path = tmp_path / "big.md"
     with path.open("wb") as handle:
         handle.truncate(50 * 2**20)  # sparse: 50 MB on paper, nothing on disk
-    error = refused("LIMIT003", read_bytes, path, seconds=0.5)
+    error = refused("LIMIT003", read_bytes, path)
     assert "50.0 MiB" in str(error) and error.location.file == path
 
 
@@ -264,11 +263,9 @@ def test_the_book_has_at_most_max_chapters(make_book: BookMaker) -> None:
 # --- LIMIT008: YAML ---------------------------------------------------------------------------
 
 
-def test_the_alias_bomb_is_refused_in_milliseconds() -> None:
+def test_the_alias_bomb_is_refused() -> None:
     assert len(ALIAS_BOMB.encode()) < 400
-    error = refused(
-        "LIMIT008", parse_yaml, ALIAS_BOMB, Path("metadata.yaml"), "metadata", "CFG001", seconds=0.2
-    )
+    error = refused("LIMIT008", parse_yaml, ALIAS_BOMB, Path("metadata.yaml"), "metadata", "CFG001")
     assert error.location.file == Path("metadata.yaml")
     assert error.location.line in range(2, 10)
     assert "aliases" in str(error)
@@ -280,9 +277,7 @@ def test_aliases_within_the_limit_still_work() -> None:
     assert data["c"] == {"x": 1, "y": [1, 2], "z": 3} and data["d"] == data["base"]
     values = "[" + ", ".join(["1"] * (limits.MAX_YAML_ALIAS_NODES - 1)) + "]"
     assert len(parse_yaml(f"a: &a {values}\nb: *a\n", None, "m", "CFG001")["b"]) > 0
-    refused(
-        "LIMIT008", parse_yaml, f"a: &a {values}\nb: *a\nc: *a\n", None, "m", "CFG001", seconds=5.0
-    )
+    refused("LIMIT008", parse_yaml, f"a: &a {values}\nb: *a\nc: *a\n", None, "m", "CFG001")
 
 
 def test_a_large_glossary_without_aliases_is_not_limited() -> None:
@@ -323,7 +318,6 @@ def test_a_program_past_its_timeout_is_stopped_with_its_children(tmp_path: Path)
         timeout=1.0,
         what="a sleeper",
         file="x.md",
-        seconds=8.0,
     )
     assert "a sleeper took longer than 1 s" in str(error)
     grandchild = int(pid_file.read_text())
@@ -353,9 +347,7 @@ def test_pandoc_past_its_timeout_names_the_chapter(
     monkeypatch.setattr(pandoc, "memory_options", lambda: ())
     monkeypatch.setattr(limits, "PANDOC_TIMEOUT", 0.5)
     chapter = tmp_path / "01.md"
-    error = refused(
-        "LIMIT006", markdown_to_ast, "# 장\n", what="parsing 01.md", file=chapter, seconds=5.0
-    )
+    error = refused("LIMIT006", markdown_to_ast, "# 장\n", what="parsing 01.md", file=chapter)
     assert error.location.file == chapter
     assert "pandoc (parsing 01.md) took longer than 0.5 s" in str(error)
 
@@ -366,7 +358,7 @@ def test_pandoc_past_its_memory_limit_is_stopped(monkeypatch: pytest.MonkeyPatch
     pandoc.memory_options.cache_clear()
     monkeypatch.setattr(limits, "PANDOC_MEMORY", "100m")
     try:
-        error = refused("LIMIT007", markdown_to_ast, "[^" * 3000 + "x", seconds=60.0)
+        error = refused("LIMIT007", markdown_to_ast, "[^" * 3000 + "x")
     finally:
         pandoc.memory_options.cache_clear()
     assert "memory limit (100m)" in str(error)
@@ -375,12 +367,23 @@ def test_pandoc_past_its_memory_limit_is_stopped(monkeypatch: pytest.MonkeyPatch
 # --- no quadratic work in the number of chapters ---------------------------------------------
 
 
-def test_locating_every_occurrence_is_linear() -> None:
+def test_locating_every_occurrence_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
     count = 20_000
     chapter = Chapter(id="c", path=Path("c.md"), text="본문 LEAK\n" * count, line_offset=2)
-    start = time.perf_counter()
+    built: list[str] = []
+    original = TextIndex.__init__
+
+    def counted(self: TextIndex, text: str) -> None:
+        built.append(text)
+        original(self, text)
+
+    monkeypatch.setattr(TextIndex, "__init__", counted)
     found = [chapter.locate("LEAK", n) for n in range(count)]
-    assert time.perf_counter() - start < 2.0
+    # One index of the text and one list of the needle's places, whatever the count: the
+    # work is linear (it was a search from the start for every occurrence).
+    assert len(built) == 1
+    index = chapter._text_index
+    assert index is not None and list(index._places) == ["LEAK"]
     assert found[0] is not None and found[-1] is not None
     assert (found[0].line, found[0].col, found[-1].line) == (3, 4, count + 2)
     chapter.text = "새 본문\nLEAK"

@@ -7,7 +7,6 @@ defines and the LIMIT009 location are what a build sees.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -88,10 +87,10 @@ def test_text_without_definitions_is_unchanged(tex: str) -> None:
     ],
 )
 def test_bombs_stop_at_a_limit(bomb: str) -> None:
-    start = time.monotonic()
+    # Without the limit the bomb itself would run (10⁹ characters); how fast the refusal is
+    # belongs to scripts/bench.py.
     with pytest.raises(MacroError, match=r"expand"):
         expand(bomb, {})
-    assert time.monotonic() - start < 5
 
 
 def test_the_size_limit_is_the_one_in_limits(monkeypatch: pytest.MonkeyPatch) -> None:
