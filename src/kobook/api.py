@@ -181,11 +181,8 @@ def build(
         lap("epub")
     # The ledger: each output read back and compared with the transformed book.
     progress.step("checking every output holds the whole book")
-    for writer in used:
-        made = result.outputs[writer.output]
-        result.diagnostics += ledger.verify(
-            selected, writer.output, made, writer.label, result.diagnostics
-        )
+    made = [(writer.output, result.outputs[writer.output], writer.label) for writer in used]
+    result.diagnostics += ledger.verify(selected, made, result.diagnostics)
     lap("ledger")
     if strict:
         ledger.fail_on_losses(result.diagnostics)

@@ -55,14 +55,18 @@ READERS: dict[str, Callable[[Path, list[Doc], str], Found]] = {
 
 
 def verify(
-    docs: list[Doc], output: str, path: Path, label: str, reported: list[Diagnostic]
+    docs: list[Doc], made: list[tuple[str, Path, str]], reported: list[Diagnostic]
 ) -> list[Diagnostic]:
-    """What ``path`` (an ``output`` of ``docs``) lacks; constructs with a diagnostic of
-    their own in ``reported`` are explained and not repeated."""
+    """What each output lacks of ``docs``: ``made`` is ``(output kind, file, writer's
+    label)`` per output.  The book is counted once for all of them; constructs with a
+    diagnostic of their own in ``reported`` (the build's, before the ledger) are explained
+    and not repeated."""
     explained = {
         (str(d.location.file), d.location.line)
         for d in reported
-        if d.location.file is not None and d.severity in ("error", "warning")
+        if d.location.file is not None
+        and d.severity in ("error", "warning")
+        and d.code not in LOST_CODES  # one output's loss explains no other's
     }
     # A character no font has is drawn as a box (GLYPH001, said once per character):
     # every passage holding it is explained, wherever it stands.
@@ -72,8 +76,12 @@ def verify(
         if d.code == "GLYPH001"
         for code in re.findall(r"U\+([0-9A-F]{4,6})", d.message)
     }
-    found = READERS[output](path, docs, label)
-    return differences(expected(docs), found, explained, boxes if output == "pdf" else set())
+    book = expected(docs)
+    lost: list[Diagnostic] = []
+    for output, path, label in made:
+        found = READERS[output](path, docs, label)
+        lost += differences(book, found, explained, boxes if output == "pdf" else set())
+    return lost
 
 
 def fail_on_losses(diagnostics: list[Diagnostic]) -> None:

@@ -160,12 +160,14 @@ def test_a_pdf_superscript_printed_on_the_line_is_lost003(
 def test_verify_reads_each_output_kind(tmp_path: Path) -> None:
     doc = doc_of("# 머리말\n\n사라진 문단의 글이 여기에 있다.\n", tmp_path / "01.md")
     pdf = weasy_pdf(tmp_path, "제목만 있다")
-    lost: list[Any] = verify([doc], "pdf", pdf, "WeasyPrint PDF", [])
+    lost: list[Any] = verify([doc], [("pdf", pdf, "WeasyPrint PDF")], [])
     assert [d.code for d in lost] == ["LOST001", "LOST001"]
     assert "the WeasyPrint PDF" in lost[0].message
     assert lost[1].location == Location(doc.chapter.path, 3, 1)
     explained = [Diagnostic("LEAK002", "x", Location(doc.chapter.path, 3), severity="warning")]
-    assert [d.code for d in verify([doc], "pdf", pdf, "WeasyPrint PDF", explained)] == ["LOST001"]
+    assert [d.code for d in verify([doc], [("pdf", pdf, "WeasyPrint PDF")], explained)] == [
+        "LOST001"
+    ]
 
 
 def test_raw_html_a_writer_drops_is_text_the_ledger_looks_for(tmp_path: Path) -> None:
@@ -192,11 +194,11 @@ def test_text_with_a_character_no_font_has_is_explained_everywhere(
     doc = doc_of("힌디어 नमस्ते 낱말\n\n```\n['न', 'म']\n```\n", tmp_path / "01.md")
     found = Found("the WeasyPrint PDF", letters("힌디어 नननननन 낱말 नन"))
     monkeypatch.setitem(kobook.ledger.READERS, "pdf", lambda *_: found)
-    assert [d.code for d in verify([doc], "pdf", tmp_path, "x", [])] == ["LOST001"] * 2
+    assert [d.code for d in verify([doc], [("pdf", tmp_path, "x")], [])] == ["LOST001"] * 2
     # GLYPH001 names the characters drawn as boxes once; every passage with one is explained.
     glyph = Diagnostic("GLYPH001", "no installed font has 'न' (U+0928); drawn 2× as a box")
     glyph2 = Diagnostic("GLYPH001", "no installed font has 'म' (U+092E); drawn 1× as a box")
-    assert verify([doc], "pdf", tmp_path, "x", [glyph, glyph2]) == []
+    assert verify([doc], [("pdf", tmp_path, "x")], [glyph, glyph2]) == []
 
 
 def test_a_character_past_u_ffff_takes_two_pdfium_indices() -> None:
@@ -206,3 +208,20 @@ def test_a_character_past_u_ffff_takes_two_pdfium_indices() -> None:
 
     [line] = lines_of("\U0001d44bab", 0, {}, indexed=True)
     assert (line.text, line.chars) == ("xab", [0, 2, 3])
+
+
+def test_a_loss_in_one_output_explains_none_in_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outputs are checked together: the PDF's LOST001 is no reason to keep the site's
+    loss of the same paragraph quiet."""
+    import kobook.ledger
+
+    doc = doc_of("# 머리말\n\n사라진 문단의 글이 여기에 있다.\n", tmp_path / "01.md")
+    monkeypatch.setitem(kobook.ledger.READERS, "pdf", lambda *_: Found("the PDF", "머리말"))
+    monkeypatch.setitem(kobook.ledger.READERS, "html", lambda *_: Found("the site", "머리말"))
+    lost = verify([doc], [("pdf", tmp_path, "x"), ("html", tmp_path, "y")], [])
+    assert [(d.code, d.message.split(" is not in ")[1]) for d in lost] == [
+        ("LOST001", "the PDF"),
+        ("LOST001", "the site"),
+    ]
