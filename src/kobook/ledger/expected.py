@@ -12,7 +12,6 @@ present when one probe is found and as lost when none is.
 from __future__ import annotations
 
 import functools
-import html
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ from typing import Any
 
 from ..errors import Location
 from ..model import Chapter, Doc
+from ..transform.leaks.drawable import shown_text
 
 PROBE = 12  # letters and digits in one probe: about four Korean words
 CONTEXT = 3  # letters before a superscript that find it again in a PDF's text
@@ -29,9 +29,6 @@ CONTEXT = 3  # letters before a superscript that find it again in a PDF's text
 # of its own; math, images and raw markup are drawn, not written; a citation's text is
 # the style's), so a passage's text is cut there.
 CUT = {"Math", "Note", "Image", "RawInline", "Cite"}
-# Markup in raw HTML that shows no text: comments, scripts, styles, and the tags themselves.
-HIDDEN = re.compile(r"<!--.*?-->|<(script|style|template)\b.*?</\1\s*>", re.S | re.I)
-TAG = re.compile(r"<[^>]*>")
 # A raw ``<sup>``/``<sub>`` tag a transform left as it was (the text between is pandoc's).
 RAW_SCRIPT = re.compile(r"^<(/?)(sup|sub)\b[^>]*>$", re.I)
 INLINE_CONTAINERS = {"Emph", "Strong", "Strikeout", "Underline", "SmallCaps"}
@@ -153,15 +150,13 @@ def collect(blocks: list[Any], chapter: Chapter, found: Expected) -> None:
 def raw_html(markup: str, chapter: Chapter, found: Expected) -> None:
     """The text a raw HTML block shows (a ``<table>``'s cells): a writer that drops the
     block loses it, which LEAK002 says at the block's lines, or this ledger does."""
-    shown = html.unescape(TAG.sub(" ", HIDDEN.sub(" ", markup)))
+    shown = shown_text(markup)
     text = letters(shown)
     if text:
         first = markup.strip().split("\n", 1)[0][:40]
         where = chapter.locate(first) or locate(chapter, shown)
         lines = markup.strip().count("\n") + 1
-        found.passages.append(
-            Passage("raw HTML", " ".join(shown.split()), probes(text), where, lines)
-        )
+        found.passages.append(Passage("raw HTML", shown, probes(text), where, lines))
 
 
 def nested(value: Any, chapter: Chapter, found: Expected) -> None:

@@ -121,22 +121,28 @@ def html_leaks(docs: list[Doc], draws_html: bool, label: str) -> list[Diagnostic
     return out
 
 
-TAG_OR_COMMENT = re.compile(r"<!--.*?-->|<[^>]*>", re.S)
+# Markup in raw HTML that shows no text: comments, scripts, styles, templates, the tags.
+HIDDEN = re.compile(r"<!--.*?-->|<(script|style|template)\b.*?</\1\s*>", re.S | re.I)
+TAG = re.compile(r"<[^>]*>")
+
+
+def shown_text(markup: str) -> str:
+    """The text a reader sees of raw HTML, its spaces collapsed ("" for markup alone):
+    what a writer that drops the block loses (here, and in the ledger's count)."""
+    import html as entities
+
+    return " ".join(entities.unescape(TAG.sub(" ", HIDDEN.sub(" ", markup))).split())
 
 
 def dropped_blocks(doc: Doc, reported: set[int], label: str) -> list[Diagnostic]:
     """LEAK002 for each raw HTML *block* with text of its own (a ``{=html}`` fence, a
     ``<pre>``): pandoc's LaTeX and Typst writers drop the block, text and all, where they
     keep the text between the tags of raw HTML in a paragraph."""
-    import html as entities
-
     out = []
     for node in iter_raw_html(doc.blocks):
         if node["t"] != "RawBlock" or id(node) in reported:
             continue
-        shown = " ".join(
-            entities.unescape(TAG_OR_COMMENT.sub(" ", OPAQUE.sub(" ", node["c"][1]))).split()
-        )
+        shown = shown_text(node["c"][1])
         if not shown:
             continue
         first = node["c"][1].strip().split("\n", 1)[0][:40]
