@@ -27,6 +27,7 @@ from .reproducible import source_date_epoch
 from .transform import transform_book
 from .write import registry
 from .write.shared.common import sweep_scratch
+from .write.shared.setup import PrintSetup, print_setup
 
 
 @dataclass
@@ -149,8 +150,18 @@ def build(
         # never leaves an output with leaked syntax in place.
         fail_on_leaks(ctx.diagnostics + lost)
     result.diagnostics += lost
+    # What every writer draws by (page, type, code box, fonts, math font, word breaking,
+    # the folders it may read), decided once for the build and handed to each.
+    setup = print_setup(book, cache)
     job = registry.Job(
-        book, selected, target, cache, all_docs=docs, keep_going=keep_going, trusted=trust
+        book,
+        selected,
+        target,
+        cache,
+        all_docs=docs,
+        keep_going=keep_going,
+        trusted=trust,
+        setup=setup,
     )
     used: list[registry.Writer] = []
     if "html" in wanted:
@@ -163,7 +174,7 @@ def build(
         used.append(site_writer)
         lap("html")
     if "pdf" in wanted:
-        result.diagnostics += font_problems(book, strict)
+        result.diagnostics += font_problems(setup, strict)
         progress.step(pdf_writer.summary)
         written = pdf_writer.run(job)
         result.diagnostics += written.problems
@@ -215,11 +226,9 @@ def output_file(book: Book, out_dir: Path, name: str) -> Path:
     )
 
 
-def font_problems(book: Book, strict: bool) -> list[Diagnostic]:
+def font_problems(setup: PrintSetup, strict: bool) -> list[Diagnostic]:
     """FONT002 for fonts metadata names that are not installed (an error with --strict)."""
-    from .write.shared.fonts import resolve_fonts
-
-    problems = list(resolve_fonts(book.config).problems)
+    problems = list(setup.fonts.problems)
     if strict and problems:
         raise KobookError.summarising(
             f"{len(problems)} font(s) named in metadata are not installed (--strict)",

@@ -266,12 +266,12 @@ def test_the_pdf_engine_may_read_the_book_the_cache_and_kobooks_downloads_only(
 
     from kobook.cache import Cache
     from kobook.load import load_book
-    from kobook.write.shared.common import allowed_folders
+    from kobook.write.shared.setup import print_setup
 
     (book / "book").mkdir()
     (book / "book" / "01.md").write_text("# 장\n", encoding="utf-8")
     loaded = load_book(book)
-    folders = allowed_folders(loaded, Cache(tmp_path / "cache"))
+    folders = print_setup(loaded, Cache(tmp_path / "cache")).folders
     assert book in folders and tmp_path / "cache" in folders
     assert Path(tempfile.gettempdir()) not in folders  # only its kobook-remote folder
     assert not BookFetcher(folders).allowed((tmp_path / "secret.txt").as_uri())

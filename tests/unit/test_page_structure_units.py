@@ -12,6 +12,7 @@ from kobook.write.latex.template import own_running_heads
 from kobook.write.shared import mathsvg
 from kobook.write.shared.layout import PageLayout
 from kobook.write.shared.mathsvg import stix_math_font
+from kobook.write.shared.setup import print_setup
 from kobook.write.weasyprint.writer import figure_height, math_font_problems, sides
 from tests.conftest import BookMaker
 
@@ -47,11 +48,13 @@ def test_the_math_font_is_part_of_the_cache_key(tmp_path: Path) -> None:
 
 def test_unknown_mathfont_is_reported(make_book: BookMaker) -> None:
     root = make_book({"book/01.md": "# 제목\n\n본문"}, metadata={"mathfont": "No Such Math"})
-    problems = math_font_problems(load_book(root))
+    book = load_book(root)
+    problems = math_font_problems(book, print_setup(book))
     assert [p.code for p in problems] == ["FONT002"]
     assert problems[0].location.line > 0
     root2 = make_book({"book/01.md": "# 제목\n\n본문"}, metadata={"title": "x"})
-    assert math_font_problems(load_book(root2)) == []
+    book2 = load_book(root2)
+    assert math_font_problems(book2, print_setup(book2)) == []
 
 
 @pytest.mark.parametrize(

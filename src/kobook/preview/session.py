@@ -750,6 +750,7 @@ class Session:
     def _write_pdf(self, update: Update) -> None:
         from ..api import font_problems
         from ..parse.ast import copy_tree
+        from ..write.shared.setup import print_setup
 
         if self._typesettable is None:
             return
@@ -767,14 +768,16 @@ class Session:
         if key == self._pdf_key and target.is_file():
             return
         cache = self._cache()
-        update.warnings += font_problems(book, False)
+        setup = print_setup(book, cache)  # as a build hands it to its writers
+        update.warnings += font_problems(setup, False)
         if self._typesetter is not None:  # the AST is pickled: the writer's passes change a copy
             selected = [Doc(chapter, doc.blocks, doc.meta)]
-            update.warnings += self._typesetter.typeset(engine, book, selected, target, cache)
+            typesetter = self._typesetter
+            update.warnings += typesetter.typeset(engine, book, selected, target, cache, setup)
             update.pages_laid = self._typesetter.pages_laid
         else:
             selected = [Doc(chapter, copy_tree(doc.blocks), copy_tree(doc.meta))]
-            update.warnings += typeset(engine, book, selected, target, cache)
+            update.warnings += typeset(engine, book, selected, target, cache, setup)
             update.pages_laid = pages_laid()
         update.warnings = [d for d in dict.fromkeys(update.warnings) if d.severity != "info"]
         self._pdf_key = key

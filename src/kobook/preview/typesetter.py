@@ -44,6 +44,7 @@ from ..errors import Diagnostic, KobookError
 from ..model import Book, Doc
 from ..write.shared.blockhtml import BlockHtml
 from ..write.shared.common import blocks_to_html
+from ..write.shared.setup import PrintSetup
 from ..write.weasyprint import relayout
 
 # The first PDF of a new process also pays for loading WeasyPrint and the fonts: done
@@ -55,8 +56,11 @@ KEPT_LAYOUT = relayout.Relayout()
 WARM_UP = "<html lang='ko'><body><p>미리 보기 준비 — preview 1.</p></body></html>"
 
 
-def typeset(engine: str, book: Book, docs: list[Doc], target: Path, cache: Cache) -> list[Any]:
-    """Write ``target`` with ``engine`` (in this process); the build's warnings."""
+def typeset(
+    engine: str, book: Book, docs: list[Doc], target: Path, cache: Cache, setup: PrintSetup
+) -> list[Any]:
+    """Write ``target`` with ``engine`` (in this process); the build's warnings.  ``setup``:
+    the session's print set-up, as a build hands it to its writers."""
     KEPT_LAYOUT.made = KEPT_LAYOUT.reused = 0
     if engine != "weasyprint":
         # XeLaTeX keeps its own files in the cache; Typst keeps its compiler in this
@@ -65,7 +69,7 @@ def typeset(engine: str, book: Book, docs: list[Doc], target: Path, cache: Cache
 
         return (
             registry.get(engine, output="pdf")
-            .run(registry.Job(book, docs, target, cache, all_docs=docs))
+            .run(registry.Job(book, docs, target, cache, all_docs=docs, setup=setup))
             .problems
         )
     from ..write.weasyprint import subset
@@ -79,7 +83,7 @@ def typeset(engine: str, book: Book, docs: list[Doc], target: Path, cache: Cache
     kept = weasyprint_writer.KEPT_HTML.set(KEPT_HTML)
     laid = relayout.KEPT.set(KEPT_LAYOUT)
     try:
-        return weasyprint_writer.write_pdf(book, docs, target, cache)
+        return weasyprint_writer.write_pdf(book, docs, target, cache, setup=setup)
     finally:
         relayout.KEPT.reset(laid)
         weasyprint_writer.KEPT_HTML.reset(kept)
@@ -106,9 +110,9 @@ def serve(jobs: Connection, answers: Connection) -> None:
             return
         if job is None:
             return
-        engine, book, docs, target, cache_root = job
+        engine, book, docs, target, cache_root, setup = job
         try:
-            warnings = typeset(engine, book, docs, Path(target), Cache(cache_root))
+            warnings = typeset(engine, book, docs, Path(target), Cache(cache_root), setup)
             reply: tuple[str, Any] = ("ok", (warnings, pages_laid()))
         except KobookError as error:
             reply = ("error", (error.diagnostic, error.diagnostics))
@@ -185,13 +189,19 @@ class Typesetter:
         return self._jobs, self._answers
 
     def typeset(
-        self, engine: str, book: Book, docs: list[Doc], target: Path, cache: Cache
+        self,
+        engine: str,
+        book: Book,
+        docs: list[Doc],
+        target: Path,
+        cache: Cache,
+        setup: PrintSetup,
     ) -> list[Diagnostic]:
         """Write ``target`` in the warm process; its warnings, or its error raised here."""
         with self._lock:
             jobs, answers = self._ensure()
             try:
-                jobs.send((engine, book, docs, str(target), cache.root))
+                jobs.send((engine, book, docs, str(target), cache.root, setup))
                 kind, value = answers.recv()
             except (EOFError, OSError) as error:
                 self._close()  # started again for the next PDF

@@ -23,6 +23,7 @@ from ..errors import Diagnostic, KobookError
 if TYPE_CHECKING:
     from ..cache import Cache
     from ..model import Book, Config, Doc
+    from .shared.setup import PrintSetup
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,10 @@ class Job:
     all_docs: list[Doc]  # the whole book: the site's links and sidebar
     keep_going: bool = False  # recoverable errors become warnings
     trusted: bool = False  # --trust: the book's raw LaTeX passes unscreened
+    # The build's print set-up (page, type, code box, fonts, math font, word breaking, the
+    # folders a writer may read): decided once, the same object for every writer.
+    # None: each writer makes its own (a test, a one-off call).
+    setup: PrintSetup | None = field(default=None, repr=False)
 
 
 class Written(NamedTuple):
@@ -83,7 +88,9 @@ def _html(job: Job) -> Written:
 def _weasy(job: Job) -> Written:
     from .weasyprint.writer import write_pdf
 
-    problems = write_pdf(job.book, job.docs, job.out, job.cache, keep_going=job.keep_going)
+    problems = write_pdf(
+        job.book, job.docs, job.out, job.cache, keep_going=job.keep_going, setup=job.setup
+    )
     return Written(job.out, problems)
 
 
@@ -91,7 +98,13 @@ def _xelatex(job: Job) -> Written:
     from .latex.writer import write_pdf
 
     problems = write_pdf(
-        job.book, job.docs, job.out, job.cache, keep_going=job.keep_going, trusted=job.trusted
+        job.book,
+        job.docs,
+        job.out,
+        job.cache,
+        keep_going=job.keep_going,
+        trusted=job.trusted,
+        setup=job.setup,
     )
     return Written(job.out, problems)
 
@@ -99,14 +112,16 @@ def _xelatex(job: Job) -> Written:
 def _typst(job: Job) -> Written:
     from .typst.writer import write_pdf
 
-    problems = write_pdf(job.book, job.docs, job.out, job.cache, keep_going=job.keep_going)
+    problems = write_pdf(
+        job.book, job.docs, job.out, job.cache, keep_going=job.keep_going, setup=job.setup
+    )
     return Written(job.out, problems)
 
 
 def _epub(job: Job) -> Written:
     from .epub.writer import write_epub
 
-    problems = write_epub(job.book, job.docs, job.out, job.cache)
+    problems = write_epub(job.book, job.docs, job.out, job.cache, setup=job.setup)
     return Written(job.out, problems)
 
 

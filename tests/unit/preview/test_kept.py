@@ -66,10 +66,10 @@ def test_prefetch_starts_no_workers_when_the_math_is_drawn(
             super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
-    pdf_weasyprint.prefetch(book, docs, cache)
+    pdf_weasyprint.prefetch(book, docs, cache, None)
     assert started == [1]  # 20 formulas to draw: the workers draw them
     for tex in formulas:
         render_math(tex, False, cache)  # a hit now (the workers cached it)
     assert cache.misses == 0
-    pdf_weasyprint.prefetch(book, docs, cache)
+    pdf_weasyprint.prefetch(book, docs, cache, None)
     assert started == [1]  # everything drawn: no workers started

@@ -17,6 +17,7 @@ import pytest
 import kobook
 from kobook.preview import Session
 from kobook.transform import PASSES
+from kobook.write.shared.setup import print_setup
 from tests.checks import search_records
 from tests.conftest import REPO, BookMaker
 
@@ -437,6 +438,7 @@ def test_the_chapter_pdf_is_typeset_in_a_warm_process_that_survives(
                 good.docs[:1],
                 session.out / "x.pdf",
                 session._cache(),
+                print_setup(good.book),
             )
         assert stopped.value.code == "PREVIEW005"
         assert typesetter.pid is None

@@ -14,7 +14,8 @@ from typing import Any
 from ...boundary import inside
 from ...errors import Diagnostic, Location
 from ...model import Book
-from ..shared.fonts import font_face, resolve_fonts
+from ..shared.fonts import font_face
+from ..shared.setup import PrintSetup
 
 SIZE = (1600, 2400)
 BACKGROUND = (31, 58, 95)
@@ -23,7 +24,7 @@ QUIET = (205, 218, 235)
 READERS_SHOW = {".png", ".jpg", ".jpeg"}
 
 
-def cover_image(book: Book, folder: Path, problems: list[Diagnostic]) -> Path:
+def cover_image(book: Book, folder: Path, problems: list[Diagnostic], setup: PrintSetup) -> Path:
     """The cover file to give pandoc: ``cover:`` when it is a PNG or JPEG in the book,
     else a PNG drawn into ``folder`` (EPUB002 says why the named one was not used)."""
     name = book.config.get("cover")
@@ -41,17 +42,16 @@ def cover_image(book: Book, folder: Path, problems: list[Diagnostic]) -> Path:
                 "warning",
             )
         )
-    return drawn_cover(book, folder / "cover.png")
+    return drawn_cover(book, folder / "cover.png", setup.fonts.sans[0])
 
 
-def drawn_cover(book: Book, out: Path) -> Path:
+def drawn_cover(book: Book, out: Path, family: str) -> Path:
     """Title, subtitle and names on a plain ground, wrapped between words."""
     from PIL import Image, ImageDraw
 
     config = book.config
     image = Image.new("RGB", SIZE, BACKGROUND)
     draw = ImageDraw.Draw(image)
-    family = resolve_fonts(config).sans[0]
     bold = font_face(f"{family}:bold")
     regular = font_face(family)
     margin = 140

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ...model import Book, Doc
 from ..shared.common import text_chars
-from ..shared.fonts import font_face, resolve_fonts
+from ..shared.fonts import FontSet, font_face
 
 
 @dataclass(frozen=True)
@@ -35,13 +35,12 @@ def characters(book: Book, docs: list[Doc]) -> set[str]:
     return chars
 
 
-def embedded(book: Book, docs: list[Doc], folder: Path) -> list[Embedded]:
+def embedded(book: Book, docs: list[Doc], folder: Path, fonts: FontSet) -> list[Embedded]:
     """The subset fonts written into ``folder`` (a font fontconfig cannot find is skipped:
     the reader's own font is used for that role)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    fonts = resolve_fonts(book.config)
     text = "".join(sorted(characters(book, docs)))
     found = []
     roles = [

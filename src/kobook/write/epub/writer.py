@@ -48,8 +48,9 @@ from ...parse import api_version
 from ...parse.ast import copy_tree, iter_nodes, walk
 from ...parse.pandoc import run_pandoc
 from ..shared import passes, svgclean
-from ..shared.common import allowed_folders, atomic_output, scratch
+from ..shared.common import atomic_output, scratch
 from ..shared.sanitize import sanitize_blocks
+from ..shared.setup import PrintSetup, print_setup
 from ..shared.templates import environment
 from . import cover, fonts, math
 
@@ -62,10 +63,19 @@ RAW_SRC = re.compile(r'\s(?:src|poster)="([^"]*)"', re.IGNORECASE)
 ZIP_EPOCH = 315532800  # 1980-01-01, the first date a zip file can hold
 
 
-def write_epub(book: Book, docs: list[Doc], out: Path, cache: Cache | None) -> list[Diagnostic]:
-    """Write ``out`` (atomically); return the warnings met on the way."""
+def write_epub(
+    book: Book,
+    docs: list[Doc],
+    out: Path,
+    cache: Cache | None,
+    *,
+    setup: PrintSetup | None = None,
+) -> list[Diagnostic]:
+    """Write ``out`` (atomically); return the warnings met on the way.  ``setup``: the
+    build's set-up (the fonts, the folders it may read, word breaking)."""
+    setup = setup or print_setup(book, cache)
     problems: list[Diagnostic] = []
-    folders = [folder.resolve() for folder in allowed_folders(book, cache)]
+    folders = [folder.resolve() for folder in setup.folders]
     chapters = [prepare(doc, book, folders, problems) for doc in docs]
     failing = math.mathml_failures(chapters)
     blocks: list[Any] = []
@@ -77,17 +87,18 @@ def write_epub(book: Book, docs: list[Doc], out: Path, cache: Cache | None) -> l
     with scratch("epub") as work:
         folder = Path(work)
         css = folder / "book.css"
-        embedded = fonts.embedded(book, docs, folder) if settings.get("embed-fonts") else []
+        embed = settings.get("embed-fonts")
+        embedded = fonts.embedded(book, docs, folder, setup.fonts) if embed else []
         css.write_text(
             env.get_template(f"{TEMPLATES}/book.css.j2").render(
-                word_break="keep-all" if korean_words(book) else "normal",
+                word_break="keep-all" if setup.keeps_words_whole() else "normal",
                 fonts=embedded,
             ),
             encoding="utf-8",
         )
         template = folder / "book.xhtml"
         template.write_text(env.get_template(f"{TEMPLATES}/book.xhtml").render(), "utf-8")
-        cover_file = cover.cover_image(book, folder, problems)
+        cover_file = cover.cover_image(book, folder, problems, setup)
         document = {
             "pandoc-api-version": api_version(),
             "meta": {key: meta_value(value) for key, value in metadata(book).items()},
@@ -109,11 +120,6 @@ def write_epub(book: Book, docs: list[Doc], out: Path, cache: Cache | None) -> l
             )
             finish(tmp, config.words)
     return problems
-
-
-def korean_words(book: Book) -> bool:
-    """Korean breaks between words (unless ``line-breaking: syllable``)."""
-    return book.config.keeps_words_whole()
 
 
 def prepare(doc: Doc, book: Book, folders: list[Path], problems: list[Diagnostic]) -> list[Any]:

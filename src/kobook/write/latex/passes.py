@@ -13,7 +13,7 @@ from ...boundary import within
 from ...cache import Cache
 from ...errors import Diagnostic, Location
 from ...korean.hangul import has_hangul
-from ...model import Book, Config, Doc
+from ...model import Book, Doc
 from ...parse.ast import (
     copy_tree,
     iter_nodes,
@@ -25,10 +25,10 @@ from ...parse.ast import (
 )
 from ..shared import passes
 from ..shared.fontcoverage import covers, fallback_family
-from ..shared.fonts import resolve_fonts
 from ..shared.imagefiles import convert_image, emoji_image
-from ..shared.layout import page_layout, points
+from ..shared.layout import points
 from ..shared.sanitize import sanitize_blocks
+from ..shared.setup import PrintSetup
 from ..shared.tables import table_widths
 from ..shared.workdir import Assets
 from .screen import (
@@ -286,12 +286,12 @@ def spans(
     return walk(blocks, action)
 
 
-def images(blocks: Blocks, root: Path, cache: Cache, assets: Assets) -> Blocks:
+def images(blocks: Blocks, root: Path, cache: Cache, assets: Assets, roots: list[Path]) -> Blocks:
     """Images as files XeTeX reads (:func:`convert_image`), named through ``assets``.
 
-    Only files inside the book or the cache (downloaded images) are used.
+    Only files inside ``roots`` (the folders a writer may read: the book, the cache of
+    downloaded images) are used.
     """
-    roots = [root] + ([cache.root] if cache.root is not None else [])
     for node in iter_nodes(blocks):
         if node["t"] == "Image":
             url = node["c"][2][0]
@@ -399,6 +399,7 @@ def prepare(
     problems: list[Diagnostic],
     fallbacks: dict[str, str],
     main_font: str,
+    setup: PrintSetup,
     *,
     policy: Policy | None = None,
     assets: Assets | None = None,
@@ -423,32 +424,21 @@ def prepare(
     blocks = book_blocks(blocks, book.config.language == "en")
     blocks = passes.upright_hangul(blocks)
     blocks = passes.code_languages(blocks)
-    blocks = passes.wrap_code(blocks, xe_code_columns(book.config))
-    layout = page_layout(book.config)
-    text_width = points(layout.width) - points(layout.inner) - points(layout.outer)
+    blocks = passes.wrap_code(blocks, setup.code_columns)
+    layout = setup.layout
+    text_width = layout.text_width
     blocks = table_widths(blocks, text_width=text_width, body_size=points(layout.font_size))
     blocks = passes.table_cell_words(blocks, mbox)
     blocks = passes.emoji(blocks)
-    if book.config.keeps_words_whole(doc.chapter.lang):
+    if setup.keeps_words_whole(doc.chapter.lang):
         blocks = passes.keep_glued(blocks, no_break)
     blocks = spans(blocks, cache, problems, doc, assets)
-    blocks = images(blocks, book.root, cache, assets)
+    blocks = images(blocks, book.root, cache, assets, list(setup.folders))
     if book.config.language in XECJK_LANGUAGES:
         blocks = cjk_spaces(blocks)
     blocks = fallback_fonts(blocks, main_font, fallbacks)
     mark = raw_block("latex", f"{CHAPTER_MARK}{doc.chapter.id}")
     return [mark, *part_page(part), *chapter_counter(doc), *blocks]
-
-
-def xe_code_columns(config: Config) -> int:
-    """Characters per line of a code box in book.latex (``\\small``, tcolorbox padding).
-
-    \\small is 0.9 × the body size; left/right 4pt, boxsep 1mm and the 0.4pt rules.
-    """
-    from ..shared import codewrap
-
-    padding = 2 * (4 + 2.85 + 0.4)
-    return codewrap.code_columns(page_layout(config), 0.9, padding, resolve_fonts(config).mono[0])
 
 
 def mbox(inlines: list[Any]) -> list[Any]:

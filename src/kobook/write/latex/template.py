@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from ...parse.pandoc import run_pandoc
 from ...version import __version__
 from ..shared import passes
 from ..shared.common import part_titles
-from ..shared.fonts import fontconfig, resolve_fonts
+from ..shared.fonts import fontconfig
 from ..shared.latexmeta import (
     BEGIN_INCLUDES,
     END_INCLUDES,
@@ -33,9 +32,10 @@ from ..shared.latexmeta import (
     raw_latex,
     template_packages,
 )
-from ..shared.layout import page_layout
+from ..shared.layout import PageLayout
 from ..shared.mathsvg import math_font as default_math_font
 from ..shared.mathsvg import stix_math_font
+from ..shared.setup import PrintSetup, print_setup
 from ..shared.workdir import Assets
 from .passes import DEFINITIONS, Blocks, prepare
 from .places import OWN_TEMPLATE, TEMPLATES, includes_location, meta_location, template_path
@@ -84,20 +84,26 @@ def hex_color(value: Any, default: str) -> str:
 
 
 def template_variables(
-    book: Book, fallbacks: dict[str, str], settings: ClassSettings | None = None
+    book: Book,
+    fallbacks: dict[str, str],
+    setup: PrintSetup,
+    settings: ClassSettings | None = None,
 ) -> dict[str, Any]:
     config = book.config
-    fonts = resolve_fonts(config)
+    fonts = setup.fonts
     settings = settings or class_settings(config)
-    layout = page_layout(class_config(config, settings))
+    layout = setup.layout
     hangul_serif = next(
         (f for f in fonts.serif if f != fonts.named.get("mainfont")), fonts.serif[0]
     )
     hangul_sans = next((f for f in fonts.sans if f != fonts.named.get("sansfont")), fonts.sans[0])
     hangul_mono = next((f for f in fonts.mono if f != fonts.named.get("monofont")), fonts.mono[0])
     size = layout.font_size
+    stretch = layout.line_height / 1.2
+    title_line = layout.heading_line_height * layout.heading_points(1)
+    label_gap = layout.chapter_label_baselines - title_line
     original = config.original
-    math_font = config.get("mathfont")
+    math_font = setup.math_name
     # The WeasyPrint engine's default math font (mathsvg.math_font), so both engines match.
     math_path = "" if math_font else (default_math_font() or stix_math_font())
     return {
@@ -112,15 +118,24 @@ def template_variables(
         "inner": layout.inner,
         "outer": layout.outer,
         "linestretch": f"{layout.line_height / 1.2:.3f}",
+        # Code: the monospace fonts scaled to the size of code in running text, so a code
+        # block asks for its size over that scale (shared/layout.py); its pitch and insets.
+        "monoscale": f"{layout.inline_code_scale:g}",
+        "codesize": f"{layout.code_points / layout.inline_code_scale:.2f}pt",
+        "codepitch": f"{layout.code_pitch:g}pt",
+        "codeinset": f"{layout.code_inset:g}pt",
+        "codepadding": f"{layout.code_padding:g}pt",
         # One heading scale for every engine (shared/layout.py), with KOMA's own leading.
         "headingsizes": [
-            {"element": element, "size": f"{size:g}pt", "skip": f"{size * 1.2:g}pt"}
-            for element, size in zip(
-                ("chapter", "section", "subsection"),
-                (layout.heading_points(level) for level in (1, 2, 3)),
-                strict=True,
-            )
+            heading_size(layout, level, element)
+            for level, element in enumerate(("chapter", "section", "subsection"), start=1)
         ],
+        "parskip": f"{layout.paragraph_space:g}pt",
+        # The chapter's label ("3장"): its size and leading, and KOMA's innerskip under it,
+        # what is left of the layout's baseline distance after the title's baselineskip.
+        "labelsize": f"{layout.chapter_label_points:g}pt",
+        "labelskip": f"{layout.heading_line_height * layout.chapter_label_points / stretch:.2f}pt",
+        "labelinnerskip": f"{label_gap:.2f}pt",
         "mainfont": fontspec_font(str(fonts.named.get("mainfont") or hangul_serif)),
         "sansfont": fontspec_font(str(fonts.named.get("sansfont") or hangul_sans)),
         "monofont": fontspec_font(str(fonts.named.get("monofont") or hangul_mono)),
@@ -128,7 +143,7 @@ def template_variables(
         "CJKsansfont": fontspec_font(str(fonts.named.get("CJKsansfont") or hangul_sans)),
         "CJKmonofont": fontspec_font(str(fonts.named.get("CJKmonofont") or hangul_mono)),
         "fallbackfonts": [{"family": Raw(f), "command": Raw(c)} for f, c in fallbacks.items()],
-        "keepall": config.keeps_words_whole(),
+        "keepall": setup.keeps_words_whole(),
         "frenchspacing": config.language != "en",
         "numbersections": config.numbersections,
         "tocdepth": str(config.toc_depth - 1),
@@ -167,14 +182,27 @@ def class_settings(config: Config, book: Book | None = None) -> ClassSettings:
     )
 
 
-def class_config(config: Config, settings: ClassSettings) -> Config:
-    """``config`` with classoption's paper and type size where metadata does not set them."""
-    extra = {}
-    if settings.paper and not config.get("papersize"):
-        extra["papersize"] = settings.paper
-    if settings.fontsize and not config.get("fontsize"):
-        extra["fontsize"] = settings.fontsize
-    return replace(config, raw={**config.raw, **extra}) if extra else config
+def heading_size(layout: PageLayout, level: int, element: str) -> dict[str, str]:
+    """A KOMA title's font and skips from the layout's title size, leading and space.
+
+    TeX places lines by their baselines: ``beforeskip`` is what is left of the layout's
+    baseline distance (:meth:`PageLayout.heading_baselines`) after the paragraph skip and
+    the title's own baselineskip, ``afterskip`` after the paragraph skip and the body's.
+    The title's baselineskip is given before setspace stretches it by ``linestretch``.
+    """
+    size = layout.heading_points(level)
+    stretch = layout.line_height / 1.2
+    before, after = layout.heading_baselines(level)
+    line = layout.heading_line_height * size
+    body_line = layout.line_height * layout.body_points
+    return {
+        "element": element,
+        "size": f"{size:g}pt",
+        "skip": f"{line / stretch:.2f}pt",
+        "before": f"{max(before - layout.paragraph_space - line, 0.0):.2f}pt",
+        # A KOMA afterskip of 0 or less makes a run-in title: never less than 0.01pt.
+        "after": f"{max(after - layout.paragraph_space - body_line, 0.01):.2f}pt",
+    }
 
 
 def word_variables(config: Config) -> dict[str, Any]:
@@ -311,19 +339,21 @@ def render_latex(
     *,
     trusted: bool = False,
     assets: Assets | None = None,
+    setup: PrintSetup | None = None,
 ) -> tuple[str, list[Diagnostic]]:
     """The whole book as one LaTeX document.
 
     Without ``trusted`` (``--trust``), the book's raw TeX is screened
     (:mod:`.screen`); ``assets`` collects the files the document reads.
     """
+    setup = setup or print_setup(book, cache)
     template = check_template(book, trusted)
     includes, problems = screened_includes(book, trusted)
     commands, environments = defined_names("\n".join(raw_latex(i) for i in includes))
     policy = Policy(trusted, commands, environments)
     assets = assets if assets is not None else Assets()
     fallbacks: dict[str, str] = {}
-    fonts = resolve_fonts(book.config)
+    fonts = setup.fonts
     main_font = str(fonts.named.get("mainfont") or fonts.serif[0])
     blocks: Blocks = [raw_block("latex", DEFINITIONS)]
     parts = part_titles(docs, book.config.words)
@@ -335,6 +365,7 @@ def render_latex(
             problems,
             fallbacks,
             main_font,
+            setup,
             policy=policy,
             assets=assets,
             part=parts.get(doc.chapter.id, ""),
@@ -344,7 +375,7 @@ def render_latex(
     problems += settings.diagnostics
     meta: dict[str, Any] = {
         "title": meta_value(config.title),
-        "kobook": meta_value(template_variables(book, fallbacks, settings)),
+        "kobook": meta_value(template_variables(book, fallbacks, setup, settings)),
         "toc": meta_value(config.toc),
         # A marker: the real header-includes go in once the preamble is known.
         "header-includes": {

@@ -25,6 +25,7 @@ from ...cache import Cache
 from ...errors import Diagnostic, KobookError
 from ...model import Book, Doc
 from ..shared.common import atomic_output
+from ..shared.setup import PrintSetup, print_setup
 from ..shared.workdir import Assets, compiler_workdir
 from .diagnostics import latex_error, missing_characters
 from .run import paranoid_refusal, run_xelatex
@@ -39,11 +40,13 @@ def write_pdf(
     *,
     keep_going: bool = False,
     trusted: bool = False,
+    setup: PrintSetup | None = None,
 ) -> list[Diagnostic]:
     """Write ``out`` with XeLaTeX; return warnings.  Needs xelatex (TeX Live) installed.
 
     ``trusted`` (``--trust``) passes the book's raw TeX unscreened; XeLaTeX is
-    paranoid either way (:func:`run_xelatex`).
+    paranoid either way (:func:`run_xelatex`).  ``setup``: the build's print set-up
+    (made here when the caller has none).
     """
     if shutil.which("xelatex") is None:
         raise KobookError(
@@ -53,7 +56,8 @@ def write_pdf(
             "or use --engine weasyprint",
         )
     assets = Assets(cache.root, book.root)
-    latex, problems = render_latex(book, docs, cache, trusted=trusted, assets=assets)
+    setup = setup or print_setup(book, cache)
+    latex, problems = render_latex(book, docs, cache, trusted=trusted, assets=assets, setup=setup)
     workdir = compiler_workdir(cache.root, out, "latex", "LaTeX working folder")
     assets.link(workdir)
     tex = workdir / "book.tex"

@@ -1,8 +1,8 @@
 """How many characters a code box holds, from the page geometry and the code font.
 
-Both PDF engines wrap long code lines with the same rule
-(:func:`kobook.write.shared.passes.wrap_code`); each knows its code box (font size,
-padding) and asks here for the width in columns of the monospace font.
+Every PDF engine wraps long code lines with the same rule
+(:func:`kobook.write.shared.passes.wrap_code`) at the same width: the code box (size,
+insets) is the layout's, and this is its width in columns of the monospace font.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 
 from .fonts import font_face
-from .layout import PageLayout, points
+from .layout import PageLayout
 
 # Half-width Latin in the CJK monospace fonts kobook prefers (Noto Sans Mono CJK, D2Coding).
 DEFAULT_ADVANCE = 0.5
@@ -36,13 +36,14 @@ def mono_advance(family: str) -> float:
     return advance if 0.3 < advance < 1.0 else DEFAULT_ADVANCE
 
 
-def code_columns(layout: PageLayout, scale: float, padding_pt: float, family: str) -> int:
-    """Columns of ``family`` at ``scale`` × the body size that fit the text width less padding.
+def code_columns(layout: PageLayout, family: str) -> int:
+    """Columns of ``family`` that fit a code box: the text width less the box's insets and
+    rules, at the layout's code size (the same box in every engine).
 
     Two columns are kept in reserve for a box inside a list or callout.
     """
-    width = points(layout.width) - points(layout.inner) - points(layout.outer) - padding_pt
-    size = points(layout.font_size) * scale
+    width = layout.text_width - 2 * (layout.code_inset + 0.5)
+    size = layout.code_points
     if size <= 0 or width <= 0:
         return 0
     return max(0, int(width / (size * mono_advance(family))) - 2)

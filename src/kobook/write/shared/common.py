@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...cache import Cache
 from ...lang import Words
-from ...model import Book, Doc
+from ...model import Doc
 from ...parse import api_version
 from ...parse.ast import iter_nodes, keyval, stringify
 from ...parse.pandoc import ast_to, run_pandoc
@@ -236,15 +235,3 @@ def text_chars(blocks: list[Any]) -> set[str]:
         elif node["t"] in ("Code", "CodeBlock"):
             chars.update(node["c"][1])
     return chars
-
-
-def allowed_folders(book: Book, cache: Cache | None) -> list[Path]:
-    """What a writer may read images from: the book, the cache (downloaded images,
-    print-ready copies; it may be outside the book with --cache-dir) and the
-    downloads folder used when there is no cache (WeasyPrint's fetcher, the EPUB)."""
-    from ...transform.remote import fallback_path
-
-    folders = [book.root, fallback_path("x", "").parent]
-    if cache is not None and cache.root is not None:
-        folders.append(cache.root)
-    return folders

@@ -18,6 +18,29 @@ from .latexmeta import class_options
 # Chapter, section and subsection titles, in multiples of the body size: one scale for every
 # engine (they had set 17.5/13/11, 14.3/12/10 and 24.5/15.6/11 pt at 10 pt).
 HEADINGS = (1.75, 1.3, 1.1)
+# Space above and below a chapter, section, subsection and lower title, in multiples of
+# the title's own size, between the line boxes (CSS's margins); between paragraphs, of the
+# body size; a title's lines 1.35 × its size apart.  One decision for every engine: XeLaTeX
+# had set half a line between paragraphs and KOMA's own heading skips (70 against 75 pages).
+HEADING_SPACE = ((2.5, 1.5), (1.6, 0.6), (1.3, 0.5), (1.0, 0.4))
+HEADING_LINE_HEIGHT = 1.35
+# The chapter's label ("3장") over its title: its size in multiples of the title's, and the
+# space under it in multiples of its own.
+CHAPTER_LABEL = (0.6, 0.4)
+PARAGRAPH_SPACE = 0.65
+# Where the letters stand in a line box, for turning the spaces between line boxes into
+# distances between baselines (what TeX and Typst are told): ascent less descent, in em,
+# of the CJK fonts' typographic metrics (0.88 and 0.12).
+LETTER_CENTRE = 0.76
+# Code in running text: 0.88 × the size of the text around it (XeLaTeX had scaled its
+# monospace fonts by 0.92).
+INLINE_CODE_SCALE = 0.88
+# Code blocks: type at 0.8 × the body size on lines 1.3 × that apart, 6 pt inside the box
+# on the left and the right.  One decision for every engine (they had set 8 pt on 10.4 pt,
+# 7.9 pt on 11.5 pt and 9 pt on 12.1 pt lines at 10 pt, and wrapped at three widths).
+CODE_SCALE = 0.8
+CODE_LINE_HEIGHT = 1.3
+CODE_INSET_PT = 6.0
 
 
 @dataclass(frozen=True)
@@ -31,6 +54,10 @@ class PageLayout:
     font_size: str
     line_height: float
     headings: tuple[float, float, float] = HEADINGS
+    code_scale: float = CODE_SCALE
+    code_line_height: float = CODE_LINE_HEIGHT
+    code_inset: float = CODE_INSET_PT  # points, each side, inside the box's rule
+    inline_code_scale: float = INLINE_CODE_SCALE
 
     def box_margin(self, side: str) -> str:
         """The CSS page box's ``top`` or ``bottom`` margin: the text block's, less the
@@ -41,6 +68,75 @@ class PageLayout:
         margin = points(self.top if side == "top" else self.bottom)
         half_leading = (self.line_height - 1) / 2 * points(self.font_size)
         return f"{max(margin - half_leading, 0.0):.2f}pt"
+
+    @property
+    def text_width(self) -> float:
+        """The text block's width in points."""
+        return points(self.width) - points(self.inner) - points(self.outer)
+
+    @property
+    def body_points(self) -> float:
+        return points(self.font_size)
+
+    @property
+    def code_points(self) -> float:
+        """The size of code in a code block, in points."""
+        return round(self.body_points * self.code_scale, 2)
+
+    @property
+    def code_pitch(self) -> float:
+        """The distance between two lines of a code block, in points."""
+        return round(self.code_points * self.code_line_height, 2)
+
+    @property
+    def paragraph_space(self) -> float:
+        """The space between two paragraphs, over the leading, in points."""
+        return round(self.body_points * PARAGRAPH_SPACE, 2)
+
+    def heading_space(self, level: int) -> tuple[float, float]:
+        """The space above and below a heading of ``level`` (1: chapter), in points."""
+        before, after = HEADING_SPACE[min(level, len(HEADING_SPACE)) - 1]
+        size = self.heading_points(level)
+        return round(size * before, 2), round(size * after, 2)
+
+    def heading_baselines(self, level: int) -> tuple[float, float]:
+        """From the baseline of the body text before a heading of ``level`` to its first
+        baseline, and from its last baseline to the body text's after it, in points: the
+        :meth:`heading_space` between line boxes (CSS), as TeX and Typst place lines."""
+        body, size = self.body_points, self.heading_points(level)
+        before, after = self.heading_space(level)
+        below_body = (self.line_height - LETTER_CENTRE) * body / 2
+        above_body = (self.line_height + LETTER_CENTRE) * body / 2
+        below_head = (HEADING_LINE_HEIGHT - LETTER_CENTRE) * size / 2
+        above_head = (HEADING_LINE_HEIGHT + LETTER_CENTRE) * size / 2
+        return round(below_body + before + above_head, 2), round(below_head + after + above_body, 2)
+
+    @property
+    def chapter_label_points(self) -> float:
+        """The size of a chapter's label ("3장") over its title, in points."""
+        return round(self.heading_points(1) * CHAPTER_LABEL[0], 2)
+
+    @property
+    def chapter_label_baselines(self) -> float:
+        """From the chapter label's baseline to its title's first, in points."""
+        label, title = self.chapter_label_points, self.heading_points(1)
+        below_label = (HEADING_LINE_HEIGHT - LETTER_CENTRE) * label / 2
+        above_title = (HEADING_LINE_HEIGHT + LETTER_CENTRE) * title / 2
+        return round(below_label + self.chapter_label_space + above_title, 2)
+
+    @property
+    def chapter_label_space(self) -> float:
+        """The space under a chapter's label, over its title's line box, in points."""
+        return round(self.chapter_label_points * CHAPTER_LABEL[1], 2)
+
+    @property
+    def heading_line_height(self) -> float:
+        return HEADING_LINE_HEIGHT
+
+    @property
+    def code_padding(self) -> float:
+        """The code box's space above its first line and below its last, in points."""
+        return round(self.code_points * 0.6, 2)
 
     def heading_points(self, level: int) -> float:
         """The size of a heading of ``level`` (1: chapter) in points."""

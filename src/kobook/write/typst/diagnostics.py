@@ -10,7 +10,7 @@ from ...errors import Diagnostic, KobookError, Location
 from ...model import Book
 from ..shared.common import chapter_at
 from ..shared.fontcoverage import covers, fallback_family
-from ..shared.fonts import resolve_fonts
+from ..shared.fonts import FontSet
 from .passes import CHAPTER_MARK, TEMPLATES
 
 # --- The compiler ----------------------------------------------------------------------
@@ -64,10 +64,9 @@ def limit_error(book: Book, error: KobookError) -> KobookError:
     )
 
 
-def missing_glyphs(book: Book, chars: set[str]) -> list[Diagnostic]:
+def missing_glyphs(book: Book, chars: set[str], fonts: FontSet) -> list[Diagnostic]:
     """GLYPH001 for each character of the text no installed font has (Typst would draw
     tofu: it falls back through every font it knows, so only these are lost)."""
-    fonts = resolve_fonts(book.config)
     stacks = [*fonts.serif, *fonts.sans, *fonts.mono, *fonts.emoji]
     problems = []
     for char in sorted(chars):

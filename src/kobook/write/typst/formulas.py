@@ -15,7 +15,7 @@ from ...model import Book
 from ...parse import api_version
 from ...parse.ast import raw_inline, walk
 from ...parse.pandoc import run_pandoc
-from ..shared.mathsvg import MathError, math_font, render_math, undrawn
+from ..shared.mathsvg import MathError, render_math, undrawn
 from ..shared.workdir import Assets
 from . import compiler
 from .passes import CHAPTER_MARK
@@ -60,7 +60,12 @@ def failing_math(formulas: list[tuple[str, str]], workdir: Path) -> set[tuple[st
 
 
 def math_images(
-    blocks: Blocks, failing: set[tuple[str, str]], book: Book, cache: Cache, assets: Assets
+    blocks: Blocks,
+    failing: set[tuple[str, str]],
+    book: Book,
+    cache: Cache,
+    assets: Assets,
+    font: str | None,
 ) -> tuple[Blocks, list[Diagnostic]]:
     """Formulas Typst cannot set, drawn by ziamath as the WeasyPrint engine draws all of
     them (an SVG on the baseline); one ziamath cannot draw either is its TeX in code
@@ -78,7 +83,7 @@ def math_images(
         display = node["c"][0]["t"] == "DisplayMath"
         tex = node["c"][1]
         try:
-            image = render_math(tex, display, cache, math_font(book.config.get("mathfont")))
+            image = render_math(tex, display, cache, font)
         except MathError as exc:
             problems.append(undrawn(chapter, tex, str(exc), "in the PDF"))
             return {"t": "Code", "c": [["", [], []], tex.strip()]}

@@ -16,8 +16,9 @@ from ...model import Book, Doc
 from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, stringify, walk
 from ..shared import passes
 from ..shared.imagefiles import convert_image
-from ..shared.layout import page_layout, points
+from ..shared.layout import points
 from ..shared.sanitize import sanitize_blocks
+from ..shared.setup import PrintSetup
 from ..shared.tables import SCALE_KEY, TABCOLSEP, table_widths
 from ..shared.workdir import Assets
 from .values import label, label_of, string
@@ -165,12 +166,16 @@ def spans(blocks: Blocks, sans: str) -> Blocks:
 
 
 def images(
-    blocks: Blocks, root: Path, cache: Cache, assets: Assets, sources: list[Path] | None = None
+    blocks: Blocks,
+    root: Path,
+    cache: Cache,
+    assets: Assets,
+    roots: list[Path],
+    sources: list[Path] | None = None,
 ) -> Blocks:
     """Images by names inside the compiler's root (``assets/…``, links made before the
-    run); only files inside the book or the cache.  ``sources`` gets each of those named
-    (present or not)."""
-    roots = [root] + ([cache.root] if cache.root is not None else [])
+    run); only files inside ``roots`` (the folders a writer may read).  ``sources`` gets
+    each of those named (present or not)."""
     for node in iter_nodes(blocks):
         if node["t"] == "Image":
             url = node["c"][2][0]
@@ -284,7 +289,7 @@ def prepare(
     cache: Cache,
     problems: list[Diagnostic],
     assets: Assets,
-    sans: str,
+    setup: PrintSetup,
     part: str = "",
     sources: list[Path] | None = None,
 ) -> Blocks:
@@ -301,20 +306,21 @@ def prepare(
     blocks = callouts(blocks)
     blocks = passes.upright_hangul(blocks)
     blocks = code_tags(passes.code_languages(blocks))
-    blocks = passes.wrap_code(blocks, code_columns(book))
-    layout = page_layout(book.config)
-    text_width = points(layout.width) - points(layout.inner) - points(layout.outer)
+    blocks = passes.wrap_code(blocks, setup.code_columns)
+    layout = setup.layout
+    text_width = layout.text_width
     # Every table gets widths (line=0): Typst shrinks auto columns below their longest word.
     blocks = table_widths(blocks, line=0, text_width=text_width, body_size=points(layout.font_size))
     blocks = cell_insets(blocks, text_width)
     blocks = tables(blocks)
     blocks = passes.table_cell_words(blocks, boxed)
-    roots = [book.root] + ([cache.root] if cache.root is not None else [])
-    blocks = natural_widths(blocks, roots, text_width)
-    blocks = images(blocks, book.root, cache, assets, sources)
-    if book.config.keeps_words_whole(doc.chapter.lang):
+    blocks = natural_widths(blocks, list(setup.folders), text_width)
+    blocks = images(blocks, book.root, cache, assets, list(setup.folders), sources)
+    if setup.keeps_words_whole(doc.chapter.lang):
         blocks = box_blocks(blocks)
-    blocks = spans(blocks, sans)  # after the boxes: its raw markup would end their runs
+    blocks = spans(
+        blocks, setup.fonts.sans[0]
+    )  # after the boxes: its raw markup would end their runs
     blocks = running_head(blocks)
     mark = raw_block("typst", f"{CHAPTER_MARK}{doc.chapter.id}")
     opening = [raw_block("typst", f"#kopart({string(part)})")] if part else []
@@ -345,11 +351,3 @@ def running_head(blocks: Blocks) -> Blocks:
             head = raw_block("typst", f"#metadata({string(title)}) <kobook-running-head>")
             return [*blocks[: index + 1], head, *blocks[index + 1 :], CHAPTER_END]
     return [*blocks, CHAPTER_END]
-
-
-def code_columns(book: Book) -> int:
-    """How many monospace columns a code line gets before it wraps (text width / 0.6 em)."""
-    layout = page_layout(book.config)
-    width = points(layout.width) - points(layout.inner) - points(layout.outer)
-    size = points(layout.font_size) * 0.88 * 0.9
-    return max(40, int(width / (size * 0.6)) - 2)

@@ -16,10 +16,10 @@ from ...parse import api_version
 from ...parse.ast import iter_nodes, raw_block
 from ...parse.pandoc import run_pandoc
 from ..shared.common import part_titles, text_chars
-from ..shared.fonts import resolve_fonts
 from ..shared.latexmeta import sides
-from ..shared.layout import page_layout, points
+from ..shared.layout import PageLayout, points
 from ..shared.mathsvg import math_family
+from ..shared.setup import PrintSetup
 from ..shared.workdir import Assets
 from . import bodies
 from .formulas import failing_math, math_images
@@ -28,18 +28,18 @@ from .values import Code, length, typst_environment
 from .words import Blocks
 
 
-def template_variables(book: Book) -> dict[str, Any]:
+def template_variables(book: Book, setup: PrintSetup) -> dict[str, Any]:
     """The template's values: data from the book as plain Python values (the template's
     ``finalize`` makes each a Typst literal, :mod:`.values`), lengths checked as Code."""
     config = book.config
-    fonts = resolve_fonts(config)
-    layout = page_layout(config)
+    fonts = setup.fonts
+    layout = setup.layout
     words = config.words
     size = points(layout.font_size)
     lang = str(config.lang or "ko")
     gap = max(0.2, layout.line_height - 1.0) * size
     return {
-        "mathfont": math_family(config.get("mathfont"))[0],
+        "mathfont": math_family(setup.math_name)[0],
         "serif": list(fonts.serif),
         "sans": list(fonts.sans),
         "mono": list(fonts.mono),
@@ -54,9 +54,18 @@ def template_variables(book: Book) -> dict[str, Any]:
         "outer": length(layout.outer),
         "fontsize": length(layout.font_size),
         "headings": [length(f"{layout.heading_points(level)}pt") for level in (1, 2, 3)],
+        "headingspace": [heading_space(layout, level) for level in (1, 2, 3, 4)],
+        "headingleading": length(f"{layout.heading_line_height - 1:.2f}em"),
+        "labelsize": length(f"{layout.chapter_label_points}pt"),
+        "rawscale": length(f"{layout.inline_code_scale / 0.8:.3f}em"),
         # Typst's leading is the gap between lines; CSS line-height is the whole line.
         "leading": length(f"{gap:.2f}pt"),
-        "parspacing": length(f"{gap + 0.65 * size:.2f}pt"),
+        "parspacing": length(f"{gap + layout.paragraph_space:.2f}pt"),
+        # The code box (shared/layout.py): its type size, the gap between its lines, insets.
+        "codesize": length(f"{layout.code_points}pt"),
+        "codeleading": length(f"{layout.code_pitch - layout.code_points:.2f}pt"),
+        "codeinset": length(f"{layout.code_inset}pt"),
+        "codepadding": length(f"{layout.code_padding}pt"),
         "lang": lang.split("-")[0].lower(),
         "region": lang.split("-")[1] if "-" in lang and len(lang.split("-")[1]) == 2 else "",
         "accent": "#1F4E8C",
@@ -76,6 +85,17 @@ def template_variables(book: Book) -> dict[str, Any]:
         if config.translators
         else "",
     }
+
+
+def heading_space(layout: PageLayout, level: int) -> list[Code]:
+    """A title's block ``above`` and ``below``: the layout's baseline distances
+    (:meth:`PageLayout.heading_baselines`) less the letters' edges Typst measures from
+    (``top-edge: 0.8em``, ``bottom-edge: -0.2em``)."""
+    size, body = layout.heading_points(level), layout.body_points
+    before, after = layout.heading_baselines(level)
+    above = max(before - 0.2 * body - 0.8 * size, 0.0)
+    below = max(after - 0.2 * size - 0.8 * body, 0.0)
+    return [length(f"{above:.2f}pt"), length(f"{below:.2f}pt")]
 
 
 def original_line(book: Book) -> str:
@@ -103,7 +123,7 @@ class Rendered:
 
 
 def render_typst(
-    book: Book, docs: list[Doc], cache: Cache, assets: Assets, workdir: Path
+    book: Book, docs: list[Doc], cache: Cache, assets: Assets, workdir: Path, setup: PrintSetup
 ) -> Rendered:
     """The whole book as one Typst document: kobook's template around pandoc's body
     (``workdir``: the compiler's folder, where formulas are checked).
@@ -112,7 +132,6 @@ def render_typst(
     (:mod:`.bodies`); the others are made by :func:`prepare`, then together: their
     formulas checked and pandoc's Typst writer run once for all of them.
     """
-    sans = resolve_fonts(book.config).sans[0]
     parts = part_titles(docs, book.config.words)
     keys = [bodies.chapter_key(doc, book, parts.get(doc.chapter.id, "")) for doc in docs]
     entries = [bodies.load(cache, key) for key in keys]
@@ -121,7 +140,8 @@ def render_typst(
     def prepared_chapter(index: int) -> tuple[Blocks, bodies.Entry]:
         if index not in prepared:
             doc = docs[index]
-            prepared[index] = prepare_chapter(doc, book, cache, sans, parts.get(doc.chapter.id, ""))
+            part = parts.get(doc.chapter.id, "")
+            prepared[index] = prepare_chapter(doc, book, cache, setup, part)
         return prepared[index]
 
     for index, entry in enumerate(entries):
@@ -133,14 +153,15 @@ def render_typst(
     )
     made = [i for i, e in enumerate(entries) if e is None or not e.fresh(labels)]
     if made:
-        make_chapters(book, [prepared_chapter(i) for i in made], labels, cache, workdir)
+        chapters = [prepared_chapter(i) for i in made]
+        make_chapters(book, chapters, labels, cache, workdir, setup.math_font)
         for index in made:
             entries[index] = prepared[index][1]
             bodies.store(cache, keys[index], prepared[index][1])
     kept = [entry for entry in entries if entry is not None]
     for entry in kept:
         assets.files.update({name: Path(path) for name, path in entry.assets.items()})
-    variables = template_variables(book)
+    variables = template_variables(book, setup)
     template = typst_environment(book.root, book.trusted).get_template(f"{TEMPLATES}/book.typ")
     return Rendered(
         template.render(body=Code("".join(entry.typst for entry in kept)), **variables),
@@ -150,13 +171,13 @@ def render_typst(
 
 
 def prepare_chapter(
-    doc: Doc, book: Book, cache: Cache, sans: str, part: str
+    doc: Doc, book: Book, cache: Cache, setup: PrintSetup, part: str
 ) -> tuple[Blocks, bodies.Entry]:
     """One chapter through :func:`prepare`, and its entry, without its Typst yet."""
     problems: list[Diagnostic] = []
     sources: list[Path] = []
     chapter_assets = Assets(cache.root, book.root)
-    blocks = prepare(doc, book, cache, problems, chapter_assets, sans, part, sources)
+    blocks = prepare(doc, book, cache, problems, chapter_assets, setup, part, sources)
     entry = bodies.Entry(
         typst="",
         labels=sorted(labelled(blocks)),
@@ -176,6 +197,7 @@ def make_chapters(
     labels: set[str],
     cache: Cache,
     workdir: Path,
+    math_font: str | None,
 ) -> None:
     """Fill in each prepared chapter's entry: its links to no label dropped, the formulas
     Typst refuses drawn, and pandoc's Typst (:func:`pandoc_typst`)."""
@@ -194,7 +216,7 @@ def make_chapters(
         entry.dangling = sorted(set(entry.targets) - labels)
         if failing:
             math_assets = Assets(cache.root, book.root)
-            blocks, drawn = math_images(blocks, failing, book, cache, math_assets)
+            blocks, drawn = math_images(blocks, failing, book, cache, math_assets, math_font)
             entry.problems += drawn
             entry.assets.update({name: str(path) for name, path in math_assets.files.items()})
         ready.append(blocks)

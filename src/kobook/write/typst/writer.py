@@ -30,6 +30,7 @@ from ...errors import Diagnostic, KobookError
 from ...model import Book, Doc
 from ..shared.common import atomic_output
 from ..shared.mathsvg import math_family
+from ..shared.setup import PrintSetup, print_setup
 from ..shared.workdir import Assets, compiler_workdir
 from . import compiler
 from .diagnostics import diagnostic_of, limit_error, missing_glyphs
@@ -37,13 +38,21 @@ from .template import render_typst
 
 
 def write_pdf(
-    book: Book, docs: list[Doc], out: Path, cache: Cache, *, keep_going: bool = False
+    book: Book,
+    docs: list[Doc],
+    out: Path,
+    cache: Cache,
+    *,
+    keep_going: bool = False,
+    setup: PrintSetup | None = None,
 ) -> list[Diagnostic]:
-    """Write ``out`` with the Typst compiler from the ``typst`` wheel; return warnings."""
+    """Write ``out`` with the Typst compiler from the ``typst`` wheel; return warnings.
+    ``setup``: the build's print set-up (made here when the caller has none)."""
+    setup = setup or print_setup(book, cache)
     workdir = compiler_workdir(cache.root, out, "typst", "Typst working folder")
     assets = Assets(cache.root, book.root)
-    rendered = render_typst(book, docs, cache, assets, workdir)
-    missing = missing_glyphs(book, rendered.chars)
+    rendered = render_typst(book, docs, cache, assets, workdir, setup)
+    missing = missing_glyphs(book, rendered.chars, setup.fonts)
     if missing and not keep_going:
         raise KobookError.summarising(
             f"{len(missing)} character(s) have no glyph in any installed font; "
@@ -57,7 +66,7 @@ def write_pdf(
     main = workdir / "book.typ"
     main.write_text(source, encoding="utf-8")
     try:
-        _, math_folder = math_family(book.config.get("mathfont"))
+        _, math_folder = math_family(setup.math_name)
         pdf, warnings = compiler.compile_pdf(
             main, workdir, [math_folder] if math_folder else [], book.config.output_epoch
         )

@@ -18,25 +18,24 @@ from typing import Any
 
 from ...cache import Cache, digest
 from ...errors import Diagnostic, KobookError, Location
-from ...model import Book, Config, Doc
+from ...model import Book, Doc
 from ...parse.ast import copy_tree, iter_nodes
 from ...reproducible import w3c_datetime
 from ...version import __version__
-from ..shared import codewrap, passes
+from ..shared import passes
 from ..shared.blockhtml import BlockHtml
 from ..shared.common import (
-    allowed_folders,
     atomic_output,
     blocks_to_html,
     highlight_css,
     part_titles,
     toc_entries,
 )
-from ..shared.fonts import resolve_fonts
 from ..shared.latexmeta import sides
-from ..shared.layout import PageLayout, page_layout
+from ..shared.layout import PageLayout
 from ..shared.mathsvg import MathError, math_font, math_key, render_math, undrawn
 from ..shared.sanitize import sanitize_blocks
+from ..shared.setup import PrintSetup, print_setup
 from ..shared.templates import environment
 from . import breaks, figures, images, justify, parallel, relayout, reproducible, subset, svgreplay
 from .fetch import BookFetcher, refused_problems
@@ -49,7 +48,9 @@ TEMPLATES = "pdf"
 CHAPTER_SPLIT = "<!--kobook-chapter-->"
 
 
-def prepare(doc: Doc, book: Book, cache: Cache | None, problems: list[Diagnostic]) -> list[Any]:
+def prepare(
+    doc: Doc, book: Book, cache: Cache | None, problems: list[Diagnostic], setup: PrintSetup
+) -> list[Any]:
     """The print-specific passes over one chapter (on a copy: other writers see the original).
 
     Raw HTML is sanitized first, as for the site (HTML001): a chapter's ``<style>`` would
@@ -61,7 +62,7 @@ def prepare(doc: Doc, book: Book, cache: Cache | None, problems: list[Diagnostic
     blocks = passes.equation_numbers(blocks)
     blocks = passes.upright_hangul(blocks)
     blocks = passes.code_languages(blocks)
-    blocks = passes.wrap_code(blocks, weasy_code_columns(book.config))
+    blocks = passes.wrap_code(blocks, setup.code_columns)
     blocks = passes.table_cell_words(blocks, nowrap)
     blocks = passes.footnotes_inline(blocks)
     blocks = passes.emoji(blocks)
@@ -69,16 +70,8 @@ def prepare(doc: Doc, book: Book, cache: Cache | None, problems: list[Diagnostic
     def math_error(tex: str, reason: str) -> None:
         problems.append(undrawn(doc.chapter, tex, reason, "in the PDF"))
 
-    blocks = passes.math_as_svg(blocks, cache, math_error, math_font(book.config.get("mathfont")))
+    blocks = passes.math_as_svg(blocks, cache, math_error, setup.math_font)
     return print_images(blocks, book.root, cache)
-
-
-def weasy_code_columns(config: Config) -> int:
-    """Characters per line of a ``pre`` box in book.css.j2 (0.8em type, 0.8em padding each side)."""
-    layout = page_layout(config)
-    scale = 0.8
-    padding = 2 * 0.8 * scale * codewrap.points(layout.font_size) + 1.0
-    return codewrap.code_columns(layout, scale, padding, resolve_fonts(config).mono[0])
 
 
 def nowrap(inlines: list[Any]) -> list[Any]:
@@ -111,7 +104,7 @@ def _ready_image(item: tuple[Path, Path | None]) -> None:
     print_ready(path, Cache(root))
 
 
-def prefetch(book: Book, docs: list[Doc], cache: Cache | None) -> None:
+def prefetch(book: Book, docs: list[Doc], cache: Cache | None, font: str | None) -> None:
     """Draw math and flatten images on both cores before the (sequential) passes run.
 
     Results land in the cache, so the passes find them; with no cache, or little
@@ -127,7 +120,6 @@ def prefetch(book: Book, docs: list[Doc], cache: Cache | None) -> None:
         for n in iter_nodes(d.blocks)
         if n["t"] == "Math"
     }
-    font = math_font(book.config.get("mathfont"))
     math = {(tex, display) for tex, display in math if not math_cached(tex, display, cache, font)}
     rasters = {
         (book.root / n["c"][2][0]).resolve()
@@ -195,15 +187,18 @@ def without_file_links(html: str) -> str:
     return FILE_HREF.sub(drop, html)
 
 
-def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, list[Diagnostic]]:
+def render_html(
+    book: Book, docs: list[Doc], cache: Cache | None, setup: PrintSetup | None = None
+) -> tuple[str, list[Diagnostic]]:
     """The whole book as one print HTML document (also useful for debugging the CSS)."""
     config = book.config
+    setup = setup or print_setup(book, cache)
     problems: list[Diagnostic] = []
-    prefetch(book, docs, cache)
+    prefetch(book, docs, cache, setup.math_font)
     marker = {"t": "RawBlock", "c": ["html", CHAPTER_SPLIT]}
     combined: list[Any] = []
     for doc in docs:
-        combined += [*prepare(doc, book, cache, problems), marker]
+        combined += [*prepare(doc, book, cache, problems, setup), marker]
     kept = KEPT_HTML.get()
     body = kept.html(combined) if kept is not None else blocks_to_html(combined)
     parts = without_file_links(body).split(CHAPTER_SPLIT)
@@ -218,16 +213,16 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
         }
         for doc, html in zip(docs, parts, strict=False)
     ]
-    fonts = resolve_fonts(config)
-    problems += math_font_problems(book)
+    fonts = setup.fonts
+    problems += math_font_problems(book, setup)
     env = environment(book.root, trusted=book.trusted)
-    layout = page_layout(config)
+    layout = setup.layout
     colorlinks = config.get("colorlinks", True)
     css = env.get_template(f"{TEMPLATES}/book.css.j2").render(
         page=layout,
         figure_height=figure_height(layout),
         fonts=fonts,
-        word_break=word_break(config),
+        word_break=word_break(setup.keeps_words_whole()),
         sides=sides(config),
         highlight_css=highlight_css(),
         link_color=config.get("linkcolor", "#1f4e8c") if colorlinks else "inherit",
@@ -257,11 +252,11 @@ def render_html(book: Book, docs: list[Doc], cache: Cache | None) -> tuple[str, 
     return passes.without_separators(html), problems
 
 
-def math_font_problems(book: Book) -> list[Diagnostic]:
+def math_font_problems(book: Book, setup: PrintSetup) -> list[Diagnostic]:
     """FONT002 when ``mathfont:`` names a font fontconfig does not know (the default is
     used instead, as for the other fonts)."""
-    name = book.config.get("mathfont")
-    if not name or math_font(str(name)) is not None:
+    name = setup.math_name
+    if not name or math_font(name) is not None:
         return []
 
     fallback = Path(math_font() or "STIX Two Math").name
@@ -295,13 +290,15 @@ def figure_height(layout: PageLayout) -> str:
     return f"{max(text - caption, 40.0):.1f}mm"
 
 
-def word_break(config: Config) -> str:
-    """``keep-all`` (Korean 어절 breaking) unless ``line-breaking: syllable`` or not Korean.
+def word_break(keep_whole: bool) -> str:
+    """``keep-all`` (Korean 어절 breaking) where the set-up keeps words whole
+    (:meth:`~kobook.model.Config.keeps_words_whole`: not with ``line-breaking: syllable``
+    or for a book that is not Korean).
 
     Chinese and Japanese break between characters (``normal``); their
     line-start and line-end prohibitions come from Pango's UAX #14 classes.
     """
-    return "keep-all" if config.keeps_words_whole() else "normal"
+    return "keep-all" if keep_whole else "normal"
 
 
 class MissingGlyphs(logging.Handler):
@@ -337,13 +334,21 @@ def missing_glyph_problems(book: Book, docs: list[Doc], found: dict[str, int]) -
 
 
 def write_pdf(
-    book: Book, docs: list[Doc], out: Path, cache: Cache | None, *, keep_going: bool = False
+    book: Book,
+    docs: list[Doc],
+    out: Path,
+    cache: Cache | None,
+    *,
+    keep_going: bool = False,
+    setup: PrintSetup | None = None,
 ) -> list[Diagnostic]:
     """Write ``out`` (atomically); return warnings met on the way.
 
     A character no font can draw fails the build (GLYPH001) unless ``keep_going``:
-    a PDF with tofu boxes is not a result.
+    a PDF with tofu boxes is not a result.  ``setup``: the build's print set-up (made
+    here when the caller has none).
     """
+    setup = setup or print_setup(book, cache)
     import weasyprint
 
     install()
@@ -356,7 +361,7 @@ def write_pdf(
     subset.install()
     relayout.install()
     figures.install()
-    html, problems = render_html(book, docs, cache)
+    html, problems = render_html(book, docs, cache, setup)
     weasy_logger = logging.getLogger("weasyprint")
     glyphs = MissingGlyphs()
     weasy_logger.addHandler(glyphs)
@@ -364,9 +369,9 @@ def write_pdf(
     weasy_logger.setLevel(logging.WARNING)
     weasy_logger.propagate = False
     logging.getLogger("fontTools").setLevel(logging.ERROR)
-    token = KEEP_ALL.set(book.config.keeps_words_whole())
+    token = KEEP_ALL.set(setup.keeps_words_whole())
     fast_png = images.FAST_PNG.set(True)
-    fetcher = BookFetcher(allowed_folders(book, cache))
+    fetcher = BookFetcher(list(setup.folders))
     laid = relayout.KEPT.get()
     base_url = str(book.root) + "/"
     options = {"uncompressed_pdf": False, "custom_metadata": True}
@@ -376,7 +381,7 @@ def write_pdf(
             html,
             jobs=(book.config.get("pdf") or {}).get("jobs", 2),
             sides=sides(book.config),
-            folders=allowed_folders(book, cache),
+            folders=list(setup.folders),
         )
     try:
         with atomic_output(out) as tmp:

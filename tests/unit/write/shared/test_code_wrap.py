@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 
 from kobook.write.shared import passes
-from kobook.write.shared.codewrap import code_columns, points
-from kobook.write.shared.layout import PageLayout
+from kobook.write.shared.codewrap import code_columns
+from kobook.write.shared.layout import PageLayout, points
 from kobook.write.shared.passes import CONTINUATION, code_width, unwrap_code_lines, wrap_code_line
 from kobook.write.weasyprint.justify import LETTER_MAX, SPACE_STRETCH, byte_spans, letter_budget
 
@@ -82,9 +83,11 @@ def test_short_lines_and_hangul_width() -> None:
 def test_columns_from_the_page() -> None:
     a4 = PageLayout("210mm", "297mm", "25mm", "25mm", "25mm", "25mm", "10pt", 1.6)
     assert points("25mm") == pytest.approx(70.87, abs=0.01)
-    wide = code_columns(a4, 0.8, 13.8, "DejaVu Sans Mono")
-    narrow = code_columns(a4, 1.0, 13.8, "DejaVu Sans Mono")
+    wide = code_columns(a4, "DejaVu Sans Mono")
+    narrow = code_columns(replace(a4, code_scale=1.0), "DejaVu Sans Mono")
     assert 70 < wide < 100 and narrow < wide
+    boxed = code_columns(replace(a4, code_inset=20.0), "DejaVu Sans Mono")
+    assert boxed < wide
 
 
 def test_code_blocks_wrapped_in_the_ast() -> None:

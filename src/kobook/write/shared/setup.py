@@ -1,0 +1,83 @@
+"""The print set-up: what every writer draws by, decided once per build from the metadata.
+
+The page (size after ``papersize``/``classoption``/``geometry``), the type size and
+leading, the heading scale and the code box (:class:`~.layout.PageLayout`); the fonts
+(:mod:`.fonts`, the one module that asks fontconfig); the math font; how many columns a
+code line gets before it wraps; whether a chapter's lines keep Korean words whole; the
+folders a writer may read.  :func:`print_setup` makes it once and the build hands the same
+object to every writer (:class:`~kobook.write.registry.Job`) and the preview to its
+typesetter, so engines differ in how they draw, not in what they decide.
+
+Each part is worked out when a writer first asks for it: an HTML-only build never needs the
+page geometry or an installed Hangul font, and must not fail for the lack of one.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from ...cache import Cache
+from ...model import Book, Config
+from .codewrap import code_columns
+from .fonts import FontSet, resolve_fonts
+from .layout import PageLayout, page_layout
+
+
+class PrintSetup:
+    """One build's decisions about the printed page (and the site's word breaking)."""
+
+    def __init__(self, book: Book, cache: Cache | None = None) -> None:
+        self.config: Config = book.config
+        self._root = book.root
+        self._cache_root = cache.root if cache is not None else None
+
+    @functools.cached_property
+    def layout(self) -> PageLayout:
+        """Page, margins, type size, leading, heading scale and code box (CFG006/007)."""
+        return page_layout(self.config)
+
+    @functools.cached_property
+    def fonts(self) -> FontSet:
+        """Body, heading, code and emoji fonts (FONT001 when none covers the script)."""
+        return resolve_fonts(self.config)
+
+    @functools.cached_property
+    def math_name(self) -> str | None:
+        """``mathfont:`` as the book names it; None: the default (Latin Modern Math)."""
+        name = self.config.get("mathfont")
+        return str(name) if name else None
+
+    @functools.cached_property
+    def math_font(self) -> str | None:
+        """The math font's file: the one named, else the default's; None means STIX Two
+        Math as ziamath ships it (every engine falls back to that same font)."""
+        from .mathsvg import math_font
+
+        return math_font(self.math_name)
+
+    @functools.cached_property
+    def code_columns(self) -> int:
+        """How many monospace columns a code line gets before it wraps, in every engine."""
+        return code_columns(self.layout, self.fonts.mono[0])
+
+    @functools.cached_property
+    def folders(self) -> tuple[Path, ...]:
+        """What a writer may read images from: the book, the cache (downloaded images,
+        print-ready copies; outside the book with --cache-dir) and the downloads folder
+        used when there is no cache."""
+        from ...transform.remote import fallback_path
+
+        folders = [self._root, fallback_path("x", "").parent]
+        if self._cache_root is not None:
+            folders.append(self._cache_root)
+        return tuple(folders)
+
+    def keeps_words_whole(self, lang: str | None = None) -> bool:
+        """Do lines of text in ``lang`` (default: the book's) break only between words?"""
+        return self.config.keeps_words_whole(lang)
+
+
+def print_setup(book: Book, cache: Cache | None = None) -> PrintSetup:
+    """The build's print set-up (its parts are worked out when first asked for)."""
+    return PrintSetup(book, cache)
