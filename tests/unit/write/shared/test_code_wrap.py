@@ -74,6 +74,14 @@ def test_continuation_keeps_the_indent() -> None:
     assert pieces[1].startswith("        " + "  " + CONTINUATION)
 
 
+def test_a_bracket_opening_a_group_goes_with_it() -> None:
+    line = "    # 스테이지 8개, 스테이지당 10층 (80층 모델), 그리고 f(x, y)를 부른다"
+    pieces = wrap_code_line(line, 40)
+    assert not any(piece.endswith("(") for piece in pieces)
+    assert "(80층" in "".join(pieces)
+    assert wrap_code_line("value = compute(alpha, beta, gamma, delta)", 20)[0].endswith("(")
+
+
 def test_short_lines_and_hangul_width() -> None:
     assert wrap_code_line("print(1)", 40) == ["print(1)"]
     assert code_width("가a") == 3  # Hangul takes two columns in a monospace font

@@ -57,7 +57,9 @@ def code_break(text: str, end: int) -> bool:
     Not where a Korean word meets a bracket or Latin text (:func:`glued`), not
     inside a run of marks (``--``, ``->``, ``==``, ``**``) and not after a sign
     that starts a token (``--nproc_per_node``, ``-1``, ``*args``): those belong to
-    the word after them; nor inside a number (``1.0e-4``).
+    the word after them; nor inside a number (``1.0e-4``); nor after a bracket that
+    opens a group after a space (``10층 (80층 모델)``: it goes with the group, the
+    break falls at the space before it).
     """
     if not text[:end].strip():
         return False
@@ -74,7 +76,7 @@ def code_break(text: str, end: int) -> bool:
         return False  # 1.0e-4
     if char in SIGNS:
         return before.isalnum() or before in ("_", ")", "]", "}", "'", '"')
-    return True
+    return not (char in "([{" and before in ("", " "))
 
 
 def wrap_code_line(line: str, columns: int) -> list[str]:
