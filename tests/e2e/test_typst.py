@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pdfplumber
 import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
@@ -100,6 +101,11 @@ def test_typst_pdf_is_clean(sample_build: Sample) -> None:
     assert layout.glued_breaks("\f".join(pdf_pages(pdf)), source) == []
     assert [c for c in INVISIBLE if c in text] == []
     assert words_off_page(pdf, margin=14 * 72 / 25.4) == []
+    # A wrapped code line's ↪ is drawn from the math font: Typst's fallback had found it in
+    # the colour emoji font, a coloured picture in the code box.
+    with pdfplumber.open(pdf) as opened:
+        marks = {c["fontname"] for page in opened.pages for c in page.chars if "↪" in c["text"]}
+    assert marks and not [name for name in marks if "Emoji" in name], marks
     code = "".join(re.findall(r"^```.*?^```", source, flags=re.S | re.M))
     for token in ("**", "](", ":::", "{#", "\\frac", "\\text", "#box", "#cite"):
         assert text.count(token) <= code.count(token), token
