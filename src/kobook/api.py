@@ -136,14 +136,14 @@ def build(
     if chapter is not None:
         name = f"{name}-{selected[0].chapter.id}"
     target = output_file(book, out_dir, f"{name}.pdf") if "pdf" in wanted else out_dir
-    # What the writers leave out of the raw blocks, from what their registry entries declare
-    # they draw; once, here (the writers do not decide it): LEAK002 for the raw HTML the PDF
-    # engine loses, TYP003/RAW001 for raw formats no writer of this build draws.
+    # What the writers leave out, from what their registry entries declare they draw
+    # (Writer.draws); once, here (the writers do not decide it): LEAK002 for the raw HTML and
+    # the elements a writer drops, TYP003/RAW001 for raw formats no writer of this build draws.
     from .transform.leaks import fail_on_leaks, html_leaks, raw_leaks
 
-    lost = html_leaks(selected, pdf_writer.draws_html, pdf_writer.label) if "pdf" in wanted else []
     writing = [pdf_writer] if "pdf" in wanted else []
     writing += [registry.get(kind) for kind in ("html", "epub") if kind in wanted]
+    lost = [d for writer in writing for d in html_leaks(selected, writer.draws, writer.label)]
     lost += raw_leaks(selected, frozenset().union(*(writer.raw for writer in writing)))
     if strict:
         # LEAK001 (transforms) and LEAK002 fail before anything is written, so --strict

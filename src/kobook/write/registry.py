@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import Diagnostic, KobookError
+from ..model.draws import MEANING_IN_TAGS, NOT_LAID_OUT, Draws, How
 
 if TYPE_CHECKING:
     from ..cache import Cache
@@ -57,24 +58,23 @@ class Writer:
     output: str  # "pdf", "html" or "epub"
     summary: str  # one line: what it does (the progress line while it runs, kobook doctor)
     label: str  # its output in messages ("the HTML and WeasyPrint PDF outputs ignore it")
-    # What it draws of the book's raw blocks, as data: the pandoc formats it uses (``{=html}``
-    # and raw HTML tags, ``{=latex}``, ``{=typst}``).  One pass (not the writer) reports
-    # what it leaves out: LEAK002 for raw HTML (a writer that lays HTML out still cannot
-    # draw transform/leaks/drawable.py's WEASYPRINT_UNDRAWABLE), a note for the raw LaTeX
-    # other outputs ignore (TEX005), TYP003 for raw Typst and RAW001 for any other format
-    # no writer draws.
-    raw: frozenset[str]
+    draws: Draws  # what it does with each construct of the book, as data
     run: Callable[[Job], Written] = field(repr=False, compare=False)  # imports the writer
+
+    @property
+    def raw(self) -> frozenset[str]:
+        """The raw formats it uses."""
+        return self.draws.formats
 
     @property
     def draws_html(self) -> bool:
         """Does it lay raw HTML out (else pandoc drops the tags, keeping the text between)?"""
-        return "html" in self.raw
+        return self.draws.format("html") == "drawn"
 
     @property
     def raw_latex(self) -> bool:
         """Does it use the book's raw LaTeX (else TEX005 notes it once)?"""
-        return "latex" in self.raw
+        return self.draws.format("latex") == "drawn"
 
 
 def _html(job: Job) -> Written:
@@ -125,28 +125,52 @@ def _epub(job: Job) -> Written:
     return Written(job.out, problems)
 
 
-# The default PDF engine first.  Name, output, summary, label, the raw formats it draws, run.
-HTML = frozenset({"html"})
+# What each writer does with the book's constructs.  Formulas are converted everywhere but
+# in XeLaTeX (SVG for WeasyPrint, Typst's math or SVG, MathJax's markup on the site, MathML
+# in the EPUB); raw HTML is laid out by the HTML-based writers and reduced to the text
+# between its tags by pandoc's LaTeX and Typst writers, which drop raw HTML blocks.
+LAYS_OUT_HTML: dict[str, How] = {"html": "drawn"}
+DROPS_HTML_TAGS: dict[str, How] = {"html": "converted"}
+WEASYPRINT = Draws(
+    raw=LAYS_OUT_HTML,
+    html=dict.fromkeys(NOT_LAID_OUT, "dropped"),
+    unknown_html="dropped",
+    elements={"Math": "converted"},
+)
+XELATEX = Draws(
+    raw={**DROPS_HTML_TAGS, "latex": "drawn"},
+    html=dict.fromkeys(NOT_LAID_OUT | MEANING_IN_TAGS, "dropped"),
+    html_blocks="dropped",
+    unknown_html="dropped",
+)
+TYPST = Draws(
+    raw={**DROPS_HTML_TAGS, "typst": "dropped"},  # the book's own Typst is never run (TYP003)
+    html=dict.fromkeys(NOT_LAID_OUT | MEANING_IN_TAGS, "dropped"),
+    html_blocks="dropped",
+    unknown_html="dropped",
+    elements={"Math": "converted"},
+)
+SITE = Draws(raw=LAYS_OUT_HTML, elements={"Math": "converted"})
+# The EPUB keeps a frame's or a medium's fallback text (EPUB001 names what it leaves out).
+EPUB = Draws(
+    raw=LAYS_OUT_HTML, html=dict.fromkeys(NOT_LAID_OUT, "converted"), elements={"Math": "converted"}
+)
+# The default PDF engine first.  Name, output, summary, label, what it draws, run.
 WRITERS = (
-    Writer("weasyprint", "pdf", "laying out the PDF (WeasyPrint)", "WeasyPrint PDF", HTML, _weasy),
+    Writer(
+        "weasyprint", "pdf", "laying out the PDF (WeasyPrint)", "WeasyPrint PDF", WEASYPRINT, _weasy
+    ),
     Writer(
         "xelatex",
         "pdf",
         "typesetting the PDF (pandoc + XeLaTeX)",
         "XeLaTeX PDF",
-        frozenset({"latex"}),
+        XELATEX,
         _xelatex,
     ),
-    Writer(
-        "typst",
-        "pdf",
-        "typesetting the PDF (pandoc + Typst)",
-        "Typst PDF",
-        frozenset(),  # the book's own Typst is never run (TYP003)
-        _typst,
-    ),
-    Writer("html", "html", "writing the HTML book", "HTML", HTML, _html),
-    Writer("epub", "epub", "writing the EPUB (pandoc)", "EPUB", HTML, _epub),
+    Writer("typst", "pdf", "typesetting the PDF (pandoc + Typst)", "Typst PDF", TYPST, _typst),
+    Writer("html", "html", "writing the HTML book", "HTML", SITE, _html),
+    Writer("epub", "epub", "writing the EPUB (pandoc)", "EPUB", EPUB, _epub),
 )
 
 

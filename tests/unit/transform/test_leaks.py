@@ -203,7 +203,7 @@ def test_sample_book_has_no_leaks() -> None:
         docs, ctx = transform_book(book, docs, keep_going=True, offline=True)
     assert [d for d in ctx.diagnostics if d.code.startswith("LEAK")] == []
     for engine in registry.writers():
-        assert [u for d in docs for u in undrawable_html(d.blocks, engine.draws_html)] == []
+        assert [u for d in docs for u in undrawable_html(d.blocks, engine.draws)] == []
 
 
 def test_kobook_ignore_comment_silences_leak001(make_book: BookMaker) -> None:
@@ -250,7 +250,7 @@ def test_undrawable_html_depends_on_the_engine() -> None:
         "<d-footnote>LEAK001 already</d-footnote>"
     )
     lost = {
-        engine: [tag for tag, _ in undrawable_html(blocks, registry.get(engine).draws_html)]
+        engine: [tag for tag, _ in undrawable_html(blocks, registry.get(engine).draws)]
         for engine in registry.pdf_engines()
     }
     assert lost["weasyprint"] == ["iframe", "Listing"]

@@ -41,9 +41,9 @@ inline code, comments and math) and the i-th finding of a kind and name is
 placed at the i-th source occurrence (preferring one with the same text).
 ``kobook check`` reports those source occurrences directly (``check/leaks.py``).
 
-LEAK002 is raw HTML the PDF engine cannot draw: :func:`undrawable_html`, from
-what the writer registry declares each engine does with raw HTML, reported once
-per build (:func:`html_leaks`).  ``<d-…>`` elements are LEAK001 only.
+LEAK002 is what a writer drops: raw HTML (:func:`undrawable_html`) and AST elements,
+from what each writer's registry entry declares it draws (``Writer.draws``), reported
+once per build and writer (:func:`html_leaks`).  ``<d-…>`` elements are LEAK001 only.
 ``--strict`` (:func:`fail_on_leaks`, LEAK003) is checked by ``api.build`` after
 the transforms and before any writer runs, so no output is left in place.
 """
@@ -56,7 +56,6 @@ from ...errors import Diagnostic, KobookError
 from ...model import Doc
 from ..context import Context
 from .drawable import (
-    WEASYPRINT_UNDRAWABLE,
     html_leaks,
     raw_leaks,
     undrawable_html,
@@ -72,7 +71,6 @@ from .tree import find_leaks
 __all__ = [
     "HINTS",
     "LEAK_CODES",
-    "WEASYPRINT_UNDRAWABLE",
     "fail_on_leaks",
     "html_leaks",
     "leak_diagnostics",

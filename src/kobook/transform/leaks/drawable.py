@@ -1,7 +1,7 @@
-"""What the writers leave out of the book's raw blocks, from what the writers' registry
-declares they draw (``Writer.raw``); once per build, never by a writer: LEAK002 for raw
-HTML a PDF writer cannot draw, TYP003 for raw Typst (no writer runs the book's own),
-RAW001 for a raw format no writer knows."""
+"""What the writers leave out of the book, from what each writer's registry entry declares
+it draws (:class:`~kobook.model.draws.Draws`); once per build, never by a writer: LEAK002
+for raw HTML and AST elements a writer drops, TYP003 for raw Typst (no writer runs the
+book's own), RAW001 for a raw format no writer knows."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from ...errors import Diagnostic, Location
 from ...model import Doc
+from ...model.draws import Draws
 from .locate import Locator
 from .patterns import END_TAG, START_TAG, Found, Node, strip_comments
 
@@ -30,26 +31,16 @@ HTML_ELEMENTS = names(
     summary sup svg table tbody td template textarea tfoot th thead time title tr track tt u ul
     var video wbr"""
 )
-# WeasyPrint lays out HTML and CSS; these it cannot (or will not) draw.
-WEASYPRINT_UNDRAWABLE = names(
-    "iframe frame frameset video audio object embed applet canvas script template portal"
-)
-# pandoc's LaTeX writer drops every raw HTML tag and keeps the text between
-# tags; these carry meaning that is lost with the tag (plain markup such as
-# <span>, <sup>, <br>, <b>, <a>, <div> or <p> is not worth a warning).
-XELATEX_UNDRAWABLE = WEASYPRINT_UNDRAWABLE | names("img svg math picture table")
 # Content of these is not markup (skipped), of these is drawn by their parent.
 OPAQUE = re.compile(r"<(script|style)\b.*?</\1\s*>", re.S | re.I)
 FOREIGN = ("svg", "math")
 
 
-def undrawable_tags(blocks: list[Node], draws_html: bool) -> list[tuple[str, str, Node]]:
-    """``(name as written, start tag, node)`` of raw HTML a writer cannot draw: one that
-    lays HTML out (``draws_html``) loses :data:`WEASYPRINT_UNDRAWABLE`, one whose pandoc
-    writer drops the tags :data:`XELATEX_UNDRAWABLE` too."""
+def undrawable_tags(blocks: list[Node], draws: Draws) -> list[tuple[str, str, Node]]:
+    """``(name as written, start tag, node)`` of raw HTML a writer drops (``draws``: its
+    declaration), and of tags that are no HTML element (no writer draws those)."""
     out: list[tuple[str, str, Node]] = []
     depth = 0  # inside <svg> or <math>: their children are drawn by them
-    lost = WEASYPRINT_UNDRAWABLE if draws_html else XELATEX_UNDRAWABLE
     for node in iter_raw_html(blocks):
         html = OPAQUE.sub(lambda m: m.group(0)[: m.group(0).find(">") + 1], node["c"][1])
         html = strip_comments(html)
@@ -68,14 +59,14 @@ def undrawable_tags(blocks: list[Node], draws_html: bool) -> list[tuple[str, str
                 depth += 1
             if lower.startswith("d-"):
                 continue  # LEAK001 already
-            if lower in lost or lower not in HTML_ELEMENTS:
+            if draws.tag(lower, lower in HTML_ELEMENTS) == "dropped":
                 out.append((name, match.group(0), node))
     return out
 
 
-def undrawable_html(blocks: list[Node], draws_html: bool) -> list[tuple[str, Node]]:
+def undrawable_html(blocks: list[Node], draws: Draws) -> list[tuple[str, Node]]:
     """``(tag name, node)`` of each raw HTML element a writer cannot draw (LEAK002)."""
-    return [(name, node) for name, _, node in undrawable_tags(blocks, draws_html)]
+    return [(name, node) for name, _, node in undrawable_tags(blocks, draws)]
 
 
 def iter_raw_html(blocks: list[Node]) -> Iterator[Node]:
@@ -86,15 +77,17 @@ def iter_raw_html(blocks: list[Node]) -> Iterator[Node]:
             yield node
 
 
-def html_leaks(docs: list[Doc], draws_html: bool, label: str) -> list[Diagnostic]:
-    """LEAK002 warnings for the chapters a PDF writer (its ``label``, and what it does with
-    raw HTML, as the writer registry declares it) is about to draw: made once per build,
-    before the writer runs, never by the writer itself."""
+def html_leaks(docs: list[Doc], draws: Draws, label: str) -> list[Diagnostic]:
+    """LEAK002 warnings for what a writer (its ``label``, and its declaration ``draws``)
+    drops of the chapters it is about to write: raw HTML elements, raw HTML blocks with
+    text, AST elements.  Made once per build, before the writer runs, never by the writer."""
     out = []
+    lays_out = draws.format("html") == "drawn"
     for doc in docs:
-        found = undrawable_tags(doc.blocks, draws_html)
-        if not draws_html:
+        found = undrawable_tags(doc.blocks, draws)
+        if draws.html_blocks == "dropped":
             out += dropped_blocks(doc, {id(node) for _, _, node in found}, label)
+        out += dropped_elements(doc, draws, label)
         if not found:
             continue
         locator = Locator(doc.chapter)
@@ -102,12 +95,14 @@ def html_leaks(docs: list[Doc], draws_html: bool, label: str) -> list[Diagnostic
             source = locator.take(Found("html", name.lower(), tag), "tags")
             if locator.suppressed("LEAK002", source):
                 continue
-            if not draws_html:
-                text = f"raw HTML <{name}> is left out of the {label} (pandoc drops raw HTML)"
-            elif name.lower() in WEASYPRINT_UNDRAWABLE:
+            if name.lower() not in HTML_ELEMENTS:
+                text = (
+                    f"raw HTML <{name}> is not an HTML element: the {label} shows its text at most"
+                )
+            elif lays_out:
                 text = f"raw HTML <{name}> cannot be drawn in the {label} (it leaves it out)"
             else:
-                text = f"raw HTML <{name}> is not an HTML element: the PDF shows its text at most"
+                text = f"raw HTML <{name}> is left out of the {label} (pandoc drops raw HTML)"
             out.append(
                 Diagnostic(
                     "LEAK002",
@@ -118,6 +113,33 @@ def html_leaks(docs: list[Doc], draws_html: bool, label: str) -> list[Diagnostic
                     "warning",
                 )
             )
+    return out
+
+
+def dropped_elements(doc: Doc, draws: Draws, label: str) -> list[Diagnostic]:
+    """LEAK002 once per element of the chapter that the writer declares it drops, at the
+    line of its text (the chapter's file when it has none)."""
+    from ...parse.ast import iter_nodes, stringify
+
+    dropped = {name for name, how in draws.elements.items() if how == "dropped"}
+    if not dropped:
+        return []
+    out = []
+    for node in iter_nodes(doc.blocks):
+        if node.get("t") not in dropped:
+            continue
+        text = " ".join(stringify([node]).split())
+        where = (doc.chapter.locate(text[:40]) if text else None) or Location(doc.chapter.path)
+        short = text if len(text) <= 40 else text[:40] + "…"
+        out.append(
+            Diagnostic(
+                "LEAK002",
+                f"{node['t']} {short!r} is left out of the {label}".replace(" ''", ""),
+                where,
+                "write it another way (kobook's README lists what each output draws)",
+                "warning",
+            )
+        )
     return out
 
 
