@@ -19,12 +19,9 @@ from .cache import Cache
 from .errors import Diagnostic, KobookError
 from .load import select_chapter
 from .model import Book
-from .normalize import normalize_book
-from .parse import parse_book
-from .pipeline import front
+from .pipeline import Pipeline
 from .progress import Progress, Silent
 from .reproducible import source_date_epoch
-from .transform import transform_book
 from .write import registry
 from .write.shared.common import sweep_scratch
 from .write.shared.setup import PrintSetup, print_setup
@@ -91,7 +88,9 @@ def build(
 
     progress.step("loading the book")
     sweep_scratch()  # what a killed build left in the temporary folder
-    loaded = front(root, trust=trust)  # load → dialect → guard, as the preview runs them
+    # The stages, as the preview runs them (it passes hooks that keep their results).
+    pipeline = Pipeline(root, trust=trust, keep_going=keep_going, offline=offline)
+    loaded = pipeline.front()  # load → dialect → guard
     book = loaded.book
     wanted = wanted or expand_formats(book.config.formats)
     result.notes += loaded.notes
@@ -108,7 +107,7 @@ def build(
         else inside(root / ".kobook-cache", root, what="cache folder")
     )
     lap("setup")
-    normalized = normalize_book(book, cache)
+    normalized = pipeline.normalize(book, cache)
     result.check_findings = normalized.remaining
     if strict:
         serious = [d for d in normalized.remaining if d.severity in ("error", "warning")]
@@ -121,10 +120,10 @@ def build(
             )
     lap("normalize")
     progress.step(f"parsing {len(book.chapters)} chapters")
-    docs = parse_book(book, cache)
+    parsed = pipeline.parse(book, cache)
     lap("parse")
     progress.step("numbering figures, tables, equations and references")
-    docs, ctx = transform_book(book, docs, keep_going=keep_going, cache=cache, offline=offline)
+    docs, ctx, _keys = pipeline.transform(book, parsed, cache)
     result.diagnostics += ctx.diagnostics
     lap("transform")
     selected = docs

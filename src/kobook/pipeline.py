@@ -1,25 +1,34 @@
-"""The pipeline's first stages, run the same way by ``kobook build`` and ``kobook preview``:
-load → dialect → guard.
+"""The pipeline, run the same way by ``kobook build`` and ``kobook preview``:
+load → dialect → guard → normalize → parse → transform, then the writers.
 
-What they decide (which files are chapters, what the dialect converted, which of the
-book's templates are not used without ``--trust``, which sources pandoc must not
-parse) is decided here once, so the preview shows what the build would make.  The
-preview passes a :class:`Memo`: a chapter whose text has not changed is not checked
-again.  The later stages (normalize, parse, transform) take the book this returns;
-the preview memoises them itself (``preview/passmemo.py``), and both hand the
-transformed chapters to the same writers.
+:class:`Pipeline` holds what a run is asked for (the project, ``--trust``,
+``--keep-going``, offline) and runs each stage as one call.  What a caller keeps
+between runs is given as :class:`Hooks`: the build passes the defaults, which keep
+nothing; the preview passes its own (``preview/session.py``), which keep a chapter's
+checked text, its fixed text and findings, its AST and every transform pass's result,
+and foretell an edited chapter's AST.  The stages decide the same things either way
+(which files are chapters, what the dialect converted, which templates are not used
+without ``--trust``, which sources pandoc must not parse, the fixes, the passes and
+their order), so the preview shows what the build would make.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from .cache import Cache
 from .dialect import convert_book
 from .errors import Diagnostic
 from .load import load_book
-from .model import Book, Chapter
+from .model import Book, Chapter, Doc
+from .normalize import NormalizeReport, Remaining, kept_normalize, normalize_book
+from .parse import parse_book
 from .parse.guard import check_footnotes, check_source
+from .transform import PASSES, Context, Pass, run_passes
 from .write.shared.templates import untrusted as untrusted_templates
 
 
@@ -37,6 +46,75 @@ class Front:
     book: Book
     notes: list[str]  # what was chosen on the reader's behalf (which files are chapters)
     diagnostics: list[Diagnostic]  # the layout's notes, the dialect's report, SEC005
+
+
+@dataclass
+class Parsed:
+    """A chapter ready for the transforms: the key of its AST and how to get the AST (a
+    caller that keeps the passes' results may never need it)."""
+
+    chapter: Chapter
+    key: str
+    load: Callable[[], Doc]
+
+
+class Hooks:
+    """The stages' memo hooks.  These defaults keep nothing between runs (the build's
+    cache keeps a chapter's fixed text and AST on disk); a caller that runs the stages
+    again and again overrides them."""
+
+    memo: Memo | None = None  # the texts the guard passed
+
+    def normalize_chapter(
+        self, chapter: Chapter, rules: Any, lang: str, cache: Cache | None
+    ) -> tuple[str, list[Remaining]]:
+        """One chapter's fixed text and the findings left in it."""
+        return kept_normalize(chapter, rules, lang, cache)
+
+    def parse(self, book: Book, cache: Cache) -> list[Parsed]:
+        """Every chapter's AST (two pandoc runs at a time)."""
+        return [
+            Parsed(doc.chapter, "", functools.partial(given, doc))
+            for doc in parse_book(book, cache)
+        ]
+
+    def run_passes(
+        self, passes: list[tuple[str, Pass]], book: Book, ctx: Context, parsed: list[Parsed]
+    ) -> tuple[list[Doc], list[str]]:
+        """The passes in order, each over every chapter; the docs and their keys."""
+        docs = run_passes(passes, [item.load() for item in parsed], ctx)
+        return docs, [item.key for item in parsed]
+
+
+@dataclass
+class Pipeline:
+    """One project's stages, each one call; ``hooks``: what a caller keeps between runs."""
+
+    root: Path
+    trust: bool = False
+    keep_going: bool = False
+    offline: bool = False
+    hooks: Hooks = field(default_factory=Hooks)
+
+    def front(self) -> Front:
+        """load → dialect → guard."""
+        return front(self.root, trust=self.trust, memo=self.hooks.memo)
+
+    def normalize(self, book: Book, cache: Cache) -> NormalizeReport:
+        """The build-time fixes of every chapter, in place; what is left (per chapter too)."""
+        return normalize_book(book, cache, self.hooks.normalize_chapter)
+
+    def parse(self, book: Book, cache: Cache) -> list[Parsed]:
+        """Every chapter's AST, or how to get it."""
+        return self.hooks.parse(book, cache)
+
+    def transform(
+        self, book: Book, parsed: list[Parsed], cache: Cache
+    ) -> tuple[list[Doc], Context, list[str]]:
+        """:data:`~kobook.transform.PASSES` in order; the docs, the context, the docs' keys."""
+        ctx = Context(book=book, keep_going=self.keep_going, cache=cache, offline=self.offline)
+        docs, keys = self.hooks.run_passes(PASSES, book, ctx, parsed)
+        return docs, ctx, keys
 
 
 def front(root: Path, *, trust: bool = False, memo: Memo | None = None) -> Front:
@@ -80,3 +158,8 @@ def chapter_names(book: Book) -> list[str]:
         if name not in names:
             names.append(name)
     return names
+
+
+def given(doc: Doc) -> Doc:
+    """``doc`` (a :class:`Parsed` of a chapter already parsed)."""
+    return doc

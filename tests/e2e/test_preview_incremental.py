@@ -55,6 +55,6 @@ def test_a_paragraph_edit_in_one_chapter(previewed: tuple[Session, Path]) -> Non
     assert update.mode == "incremental"
     assert update.chapters == ["ch03"]
     assert update.pages == ["ch03.html"]
-    assert session._memo.ran == len(PASSES)
+    assert session.stages.passes.ran == len(PASSES)
     assert "편집한 문장입니다." in (session.out / "ch03.html").read_text(encoding="utf-8")
     assert_same_as_full_build(session, work)

@@ -33,10 +33,17 @@ if TYPE_CHECKING:
 
 @dataclass
 class NormalizeReport:
-    """Findings left after the build-time fixes, as diagnostics with file lines."""
+    """Findings left after the build-time fixes, as diagnostics with file lines: the whole
+    book's and each chapter's (by chapter id; the preview shows them per page)."""
 
     remaining: list[Diagnostic] = field(default_factory=list)
     fixed: int = 0
+    by_chapter: dict[str, list[Diagnostic]] = field(default_factory=dict)
+
+
+# How one chapter is fixed: (chapter, rules, the book's language, cache) → its fixed text and
+# the findings left (:func:`kept_normalize`; the preview keeps its own results).
+Fixer = Callable[["Chapter", Any, str, "Cache | None"], tuple[str, list["Remaining"]]]
 
 
 def normalize_text(text: str) -> str:
@@ -68,24 +75,29 @@ def settings(book: Book) -> Any:
     return result
 
 
-def normalize_book(book: Book, cache: Cache | None = None) -> NormalizeReport:
+def normalize_book(
+    book: Book, cache: Cache | None = None, fix: Fixer | None = None
+) -> NormalizeReport:
     """Normalize every chapter's text in place; return what is left to fix by hand.
 
     pandoc proves that the fixes changed only prose, as for ``kobook check
     --fix`` (``kobook.check.proof``): a fix that would change code, math, links
     or structure is left out and reported as CHK004.  ``cache`` (the build's)
     keeps the proof's parses, so a rebuild does not run pandoc for it again.
+    ``fix``: how one chapter is fixed (default :func:`kept_normalize`).
     """
     report = NormalizeReport()
     rules = settings(book)
     for chapter in book.chapters:
         text = chapter.text
-        chapter.text, remaining = kept_normalize(chapter, rules, book.config.lang, cache)
+        chapter.text, remaining = (fix or kept_normalize)(chapter, rules, book.config.lang, cache)
         report.fixed += chapter.text != normalize_text(text)
-        report.remaining += [
+        found = [
             Diagnostic(rule, message, chapter.where(line, col), "", severity)
             for rule, message, line, col, severity in remaining
         ]
+        report.by_chapter.setdefault(chapter.id, []).extend(found)
+        report.remaining += found
     return report
 
 

@@ -1,23 +1,12 @@
 """The preview's build state: build once, then rebuild what a save changed.
 
-The stages are the build's own (load → dialect → normalize → parse →
-transform → the HTML writer's pages), run by :meth:`Session.rebuild` with the
-last good build's results at hand:
+The stages are the build's own, run through the same
+:class:`~kobook.pipeline.Pipeline` (load → dialect → guard → normalize → parse →
+transform), with memo hooks that keep the last good build's results
+(:mod:`.stages`: fixed texts, ASTs, foretold ASTs, transform passes); then the
+HTML writer's pages, from the site's own functions.  The session adds what the
+build has no use for:
 
-* a chapter whose text did not change keeps its normalized text and findings
-  and is not parsed again (both are functions of the text);
-* the edited chapter's fixed text is parsed and transformed while pandoc
-  proves its fixes (:class:`kobook.check.proof.PendingFix`), and nothing is
-  shown or typeset before the proof is in: a refused fix builds again;
-* while pandoc parses the edited chapter, its AST is foretold from the last
-  one and the edited paragraph alone (:mod:`.predict`), and the transforms
-  and the page are made from it; pandoc's AST is compared with it before
-  anything is shown or typeset, and when the two differ everything is made
-  again from pandoc's;
-* the transform passes run in the build's order, but a (pass, chapter) call
-  whose inputs are those of the last build is replayed (:mod:`.passmemo`): an
-  edit reruns its chapter's passes, and another chapter's only where what it
-  sees changed (a new figure renumbers the later ones and their references);
 * a page's body (pandoc's HTML) is made again only when its chapter's AST or
   the pages its links point to changed; every page is then put together from
   the site's plan (TOC, sidebar, prev/next) and written only when its bytes
@@ -40,28 +29,22 @@ byte-identical to ``kobook build html``'s site of the same sources.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import functools
 import gc
 import hashlib
-import marshal
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..boundary import inside, real_folders
 from ..cache import Cache, atomic_write
-from ..check.proof import PendingFix
 from ..errors import Diagnostic, KobookError
 from ..load import select_chapter
-from ..model import Book, Chapter, Doc
-from ..normalize import NormalizingChapter
-from ..parse import reader_for
-from ..pipeline import Memo, front
+from ..model import Book, Doc
+from ..pipeline import Pipeline
 from ..write import registry
 from ..write.html.blockprep import KeptPrepare
 from ..write.shared.blockhtml import BlockHtml
@@ -69,15 +52,14 @@ from ..write.shared.common import blocks_to_html
 from .passmemo import (
     CHAPTER_FIELDS,
     Lines,
-    PassMemo,
     Placed,
     chapter_key,
     fingerprint,
     place,
     replace_in,
 )
-from .predict import foretold, same_but_automatic_ids
 from .searchindex import SearchIndex
+from .stages import PreviewStages, Proving
 from .typesetter import Typesetter, pages_laid, typeset
 
 # Files whose change is no change of the book's set-up: the pictures the pages show.
@@ -111,23 +93,6 @@ class Update:
     @property
     def ok(self) -> bool:
         return self.error is None
-
-
-@dataclass
-class Normalized:
-    """A chapter's text after the build-time fixes, and the findings left in it."""
-
-    text: str
-    remaining: list[tuple[str, str, int, int, str]]
-
-
-@dataclass
-class Proving:
-    """A chapter's fixed text built before pandoc's proof of it is in."""
-
-    key: tuple[Any, ...]  # of the kept Normalized
-    guess: str  # the text the build uses meanwhile
-    pending: NormalizingChapter
 
 
 # The transformed chapters, their keys, the transform's context and the site's files and
@@ -188,19 +153,9 @@ class Session:
         # ``rebuild_pdf`` typesets (newer than ``good`` while the pages are being made).
         self._typesettable: tuple[Good, str, str | None] | None = None
         self._config = ""  # key of the metadata the kept results were made with
-        self._normalized: dict[tuple[Any, ...], Normalized] = {}
-        self._parsed: dict[tuple[str, str], bytes] = {}  # (reader, text) → marshal of the AST
-        self._built: dict[str, tuple[str, str]] = {}  # chapter id → (reader, text) last built
-        # (reader, text) → marshal of its foretold AST and the proof whose parse of the text
-        # it is compared with (None: pandoc's own parse); one rebuild.
-        self._foretold: dict[tuple[str, str], tuple[bytes, PendingFix | None]] = {}
-        self._proofs: dict[str, PendingFix] = {}  # fixed text → its proof (one rebuild)
-        self.foretold = (0, 0)  # the last rebuild's foretold ASTs, and how many were pandoc's
-        # (reader, text) → the AST being made by pandoc while the proof runs (one rebuild).
-        self._pending: dict[tuple[str, str], Future[Doc]] = {}
-        self._pool: ThreadPoolExecutor | None = None
-        self._guarded = Memo()  # the texts the guard passed
-        self._memo = PassMemo()
+        # The build's stages, with hooks that keep what the last good build made.
+        self.stages = PreviewStages()
+        self._pipeline = Pipeline(self.root, offline=offline, hooks=self.stages)
         self._ids: dict[str, tuple[list[str], set[str]]] = {}  # AST key → ids, #links
         # AST key → the images (and framed pages) it shows: site path → file.
         self._copies: dict[str, dict[str, Path | bytes]] = {}
@@ -229,17 +184,14 @@ class Session:
         """Rebuild after the files in ``changed`` were saved (an empty set: everything)."""
         start = time.perf_counter()
         update = Update()
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kobook-parse")
+        self.stages.begin()
         try:
             self._rebuild({Path(p).resolve() for p in changed}, update)
         except KobookError as error:
             update.error = error.diagnostic
             update.pages = []
         finally:
-            # No thread outlives the rebuild; parses not started (a failed build) are dropped.
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-            self._pending.clear()
+            self.stages.end()
         update.seconds = time.perf_counter() - start
         self.last = update
         return update
@@ -304,21 +256,19 @@ class Session:
     def _rebuild(self, changed: set[Path], update: Update) -> None:
         full = not changed or self.good is None or self._setup_changed(changed)
         if full or any(self._is_image(p) for p in changed):
-            self._memo.clear()  # the passes look at the files (images, embeds, links)
+            self.stages.forget(fixes=full)  # the passes look at the files (images, links)
             self._copies.clear()
         if full:
-            self._normalized.clear()
             self._bodies.clear()
             self._prepared.clear()
             self._env = None
-        loaded = front(self.root, memo=self._guarded)  # as `kobook build` runs them
+        loaded = self._pipeline.front()  # as `kobook build` runs it
         book = loaded.book
         config = fingerprint(book.config.raw, book.config.path)
         if config != self._config:  # metadata.yaml, or a one-file book's front matter
             full = True
-            self._memo.clear()
+            self.stages.forget(fixes=True)
             self._copies.clear()
-            self._normalized.clear()
             self._bodies.clear()
             self._prepared.clear()
             self._env = None
@@ -330,11 +280,11 @@ class Session:
         update.findings, proving = self._normalize(book, cache)
         kept = self._kept_state(book)
         made, failed = self._make(book, cache, foretell=True)  # failed: maybe a refused fix's
-        if not self._confirmed():
+        if not self.stages.confirmed():
             # A foretold AST was not pandoc's: all made again from pandoc's.
             self._restore_state(kept, book)
             made, failed = self._make(book, cache, foretell=False)
-        if not self._proven(proving):
+        if not self.stages.proven(proving):
             # What was built has a fix the proof refuses (rare): build the proven texts
             # (kept now), which have no proof to wait for.
             self._rebuild(changed, update)
@@ -364,7 +314,7 @@ class Session:
         self.good = good
         self._config = config
         self.edited = edited
-        self._built = {c.id: (reader_for(c), c.text) for c in book.chapters}
+        self.stages.built(book)
 
     def _search(
         self, book: Book, docs: list[Doc], written: list[str], full: bool
@@ -410,221 +360,51 @@ class Session:
         )
         return Cache(folder)
 
-    def _normalize(
-        self, book: Book, cache: Cache
-    ) -> tuple[dict[str, list[Diagnostic]], list[Proving]]:
-        """The build-time fixes of each chapter (kept per text); its findings per page.
-
-        The first chapter whose text is new (the one being edited) gets its
-        fixed text at once, as the proof will accept it, and its proof (returned)
-        is waited for by :meth:`_proven`; the other new ones (a first build) wait
-        for theirs here, so their pandoc runs do not all start at once.
-        """
-        from ..normalize import settings
-
-        rules = settings(book)
-        self._proofs = {}
-        kept: dict[tuple[Any, ...], Normalized] = {}
-        proving: list[Proving] = []
-        findings: dict[str, list[Diagnostic]] = {}
-        for chapter in book.chapters:
-            key = (chapter.text, str(chapter.path), chapter.lang, book.config.lang)
-            done = self._normalized.get(key)
-            if done is None:
-                speculate = functools.partial(self._speculate, chapter, cache)
-                pending = NormalizingChapter(
-                    chapter, rules, book.config.lang, cache, on_candidate=speculate
-                )
-                if not proving:  # built while its proof runs; kept by _proven
-                    done = Normalized(*pending.guess())
-                    proving.append(Proving(key, done.text, pending))
-                    if pending.pending is not None:
-                        self._proofs = {done.text: pending.pending}
-                else:  # one chapter's proof at a time runs behind the build
-                    done = kept[key] = Normalized(*pending.result())
-            else:
-                kept[key] = done
-            chapter.text = done.text
-            findings[f"{chapter.id}.html"] = [
-                Diagnostic(rule, message, chapter.where(line, col), "", severity)
-                for rule, message, line, col, severity in done.remaining
-            ]
-        self._normalized = kept
-        return findings, proving
-
-    def _proven(self, proving: list[Proving]) -> bool:
-        """Wait for the proofs of the fixes; keep their results; did each accept its guess?"""
-        accepted = True
-        for item in proving:
-            done = Normalized(*item.pending.result())
-            self._normalized[item.key] = done
-            accepted = accepted and done.text == item.guess
-        return accepted
-
     def _make(self, book: Book, cache: Cache, *, foretell: bool) -> tuple[Made | None, Failed]:
         """The chapters transformed, and the site's files when an AST was foretold and pandoc
         is still parsing (made meanwhile; else after the chapter PDF is asked for); or the
         error that stopped them."""
         try:
             docs, keys, ctx = self._transform(book, cache, foretell=foretell)
-            waiting = self._foretold and not self._parsed_by_now()
+            waiting = self.stages.waiting()
             site = self._site(book, docs, keys) if waiting else None
         except KobookError as error:
             return None, error
         return (docs, keys, ctx, site), None
 
-    def _parsed_by_now(self) -> bool:
-        """Has pandoc made every AST the foretold ones are compared with?"""
-        for key, (_data, proof) in self._foretold.items():
-            pending = self._pending.get(key)
-            if proof is not None and not proof.parsed_by_now(key[1]):
-                return False
-            if proof is None and pending is not None and not pending.done():
-                return False
-        return True
-
     def _kept_state(self, book: Book) -> KeptState:
         """What :meth:`_make` changes of the kept results (and of the chapters), to undo it."""
         chapters = [{a: getattr(c, a) for a in CHAPTER_FIELDS} for c in book.chapters]
-        memo = (self._memo.entries, self._memo.final)
+        memo = (self.stages.passes.entries, self.stages.passes.final)
         return memo, self._ids, dict(self._copies), self._bodies, chapters
 
     def _restore_state(self, kept: KeptState, book: Book) -> None:
-        (self._memo.entries, self._memo.final), self._ids, copies, self._bodies, chapters = kept
+        (self.stages.passes.entries, self.stages.passes.final), self._ids, copies = kept[:3]
+        self._bodies, chapters = kept[3:]
         self._copies = copies
         for chapter, fields in zip(book.chapters, chapters, strict=True):
             for name, value in fields.items():
                 setattr(chapter, name, value)
 
+    def _normalize(
+        self, book: Book, cache: Cache
+    ) -> tuple[dict[str, list[Diagnostic]], list[Proving]]:
+        """The build-time fixes (the pipeline's stage, kept per text by the hooks); the
+        findings left per page, and the edited chapter's proof still to wait for."""
+        self.stages.start_normalize()
+        report = self._pipeline.normalize(book, cache)
+        proving = self.stages.end_normalize()
+        findings = {f"{c.id}.html": list(report.by_chapter.get(c.id, [])) for c in book.chapters}
+        return findings, proving
+
     def _transform(
         self, book: Book, cache: Cache, *, foretell: bool = False
     ) -> tuple[list[Doc], list[str], Any]:
-        from ..parse.guard import check_footnotes
-        from ..transform import PASSES, Context
-
-        check_footnotes(book.chapters)
-        inputs: list[tuple[Chapter, str, Callable[[], Doc]]] = []
-        for chapter in book.chapters:
-            reader = reader_for(chapter)
-            key = (reader, chapter.text)
-            load = functools.partial(self._parse, chapter, key, cache)
-            told = self._foretell(chapter, key, cache) if foretell else None
-            if told is not None:
-                load = functools.partial(unmarshalled, chapter, told)
-            inputs.append((chapter, fingerprint("parsed", reader, chapter.text), load))
-        ctx = Context(book=book, keep_going=False, cache=cache, offline=self.offline)
-        docs, keys = self._memo.run(PASSES, book, ctx, inputs)
-        texts = {(reader_for(c), c.text) for c in book.chapters}
-        self._parsed = {k: v for k, v in self._parsed.items() if k in texts}
+        """parse → transform, the pipeline's stages (the hooks keep and foretell)."""
+        self.stages.foretelling = foretell
+        parsed = self._pipeline.parse(book, cache)
+        docs, ctx, keys = self._pipeline.transform(book, parsed, cache)
         return docs, keys, ctx
-
-    def _foretell(self, chapter: Chapter, key: tuple[str, str], cache: Cache) -> bytes | None:
-        """A new text's AST foretold from the chapter's last (:mod:`.predict`); None: not.
-
-        What it is compared with (:meth:`_confirmed`): the AST the proof of the
-        fixes has pandoc make of the same text, when the edited paragraphs hold
-        no heading (the proof's reader makes no automatic ids); else pandoc's
-        own parse, started here.
-        """
-        from ..parse.guard import check_depth
-
-        last = self._built.get(chapter.id)
-        data = self._parsed.get(last) if last is not None else None
-        if key in self._parsed or last is None or data is None or last[0] != key[0]:
-            return None
-        blocks, meta = marshal.loads(data)
-        told = foretold(last[1], blocks, key[1], key[0])
-        if told is None or self._pool is None:
-            return None
-        try:
-            check_depth(told.blocks, chapter)
-        except KobookError:
-            return None
-        proof = self._proofs.get(key[1])
-        if proof is None or told.headings or not proof.parses(key[1]):
-            proof = None
-            self._start_parse(chapter, key, cache)
-        data = marshal.dumps((told.blocks, meta))
-        self._foretold[key] = (data, proof)
-        return data
-
-    def _confirmed(self) -> bool:
-        """Is every AST foretold in this rebuild pandoc's own? (Waits for pandoc.)
-
-        Each one that is becomes the chapter's kept parse, and so does pandoc's
-        own where they differ; a text pandoc failed on is parsed again when
-        asked for, by :meth:`_parse`, which reports pandoc's error.
-        """
-        told, self._foretold = self._foretold, {}
-        same = 0
-        for key, (data, proof) in told.items():
-            blocks, meta = marshal.loads(data)
-            if proof is not None:
-                made = proof.pandoc_ast(key[1])  # None: not at hand, parsed again by _parse
-                if made is None or not same_but_automatic_ids(
-                    {"blocks": blocks, "meta": meta}, made
-                ):
-                    continue
-            else:
-                doc = self._pending_doc(key)
-                if doc is None:
-                    continue
-                if (blocks, meta) != (doc.blocks, doc.meta):  # made again from pandoc's
-                    self._parsed[key] = marshal.dumps((doc.blocks, doc.meta))
-                    continue
-            self._parsed[key] = data
-            same += 1
-        self.foretold = (len(told), same)
-        return same == len(told)
-
-    def _speculate(self, chapter: Chapter, cache: Cache, candidate: str) -> None:
-        """Start parsing a fixed text the proof is about to check (it is usually the result).
-
-        The chapter's own parse would otherwise wait for the proof's two pandoc
-        runs; this one runs beside them.  A text that turns out not to be the
-        result is not used; an error is not reported here (the chapter's parse
-        of its real text reports it, with the chapter's file and line).
-        """
-        from ..normalize import normalize_text
-
-        key = (reader_for(chapter), normalize_text(candidate))
-        if key in self._parsed or self._built.get(chapter.id) in self._parsed:
-            return  # kept, or foretold instead (and compared with the proof's parse, usually)
-        self._start_parse(chapter, key, cache)
-
-    def _start_parse(self, chapter: Chapter, key: tuple[str, str], cache: Cache) -> None:
-        """Have pandoc parse ``key``'s text for ``chapter`` in the rebuild's pool (once)."""
-        from ..parse import parse_chapter
-
-        if self._pool is not None and key not in self._pending:
-            copy = dataclasses.replace(chapter, text=key[1])
-            self._pending[key] = self._pool.submit(parse_chapter, copy, cache)
-
-    def _pending_doc(self, key: tuple[str, str]) -> Doc | None:
-        """pandoc's AST of a text parsed in the pool (waited for); None: not started, or
-        pandoc failed on it (the chapter's own parse reports that, with its file and line)."""
-        pending = self._pending.pop(key, None)
-        if pending is None:
-            return None
-        with contextlib.suppress(KobookError):
-            return pending.result()
-        return None
-
-    def _parse(self, chapter: Chapter, key: tuple[str, str], cache: Cache) -> Doc:
-        """A chapter's AST: kept from an earlier build of the same text, else pandoc's."""
-        from ..parse import parse_chapter
-
-        data = self._parsed.get(key)
-        if data is None:
-            pending = self._pending_doc(key)
-            if pending is not None:
-                doc = Doc(chapter, *astuple(pending))
-            else:
-                doc = parse_chapter(chapter, cache)
-            self._parsed[key] = marshal.dumps((doc.blocks, doc.meta))
-            return doc
-        blocks, meta = marshal.loads(data)
-        return Doc(chapter, blocks, meta)
 
     def _site(
         self, book: Book, docs: list[Doc], keys: list[str]
@@ -783,17 +563,6 @@ class Session:
         self._pdf_key = key
         update.pdf = name
         update.chapters = [chapter.id]
-
-
-def unmarshalled(chapter: Chapter, data: bytes) -> Doc:
-    """A chapter's Doc from the marshal of its (blocks, meta): a copy of its own."""
-    blocks, meta = marshal.loads(data)
-    return Doc(chapter, blocks, meta)
-
-
-def astuple(doc: Doc) -> tuple[list[Any], dict[str, Any]]:
-    """A parsed doc's blocks and metadata (to put them on another Chapter object)."""
-    return doc.blocks, doc.meta
 
 
 def digest_of(data: bytes) -> str:

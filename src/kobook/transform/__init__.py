@@ -68,9 +68,14 @@ def transform_book(
     ``offline``: download no remote image (each one is IMG002).
     """
     ctx = Context(book=book, keep_going=keep_going, cache=cache, offline=offline)
-    for _name, run in PASSES:
+    return run_passes(PASSES, docs, ctx), ctx
+
+
+def run_passes(passes: list[tuple[str, Pass]], docs: list[Doc], ctx: Context) -> list[Doc]:
+    """``passes`` in order, each over every chapter before the next starts."""
+    for _name, run in passes:
         docs = [run(doc, ctx) for doc in docs]
-    return docs, ctx
+    return docs
 
 
-__all__ = ["PASSES", "Context", "Target", "transform_book"]
+__all__ = ["PASSES", "Context", "Pass", "Target", "run_passes", "transform_book"]

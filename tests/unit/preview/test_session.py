@@ -86,7 +86,7 @@ def test_a_paragraph_edit_rebuilds_one_chapter(three: Path, tmp_path: Path) -> N
     assert update.mode == "incremental"
     assert update.pages == ["02.html"]
     assert update.chapters == ["02"]
-    assert session._memo.ran == len(PASSES)  # one chapter's passes ran, the others replayed
+    assert session.stages.passes.ran == len(PASSES)  # one chapter's passes ran, the others replayed
     assert "고친 둘째 장의 본문" in (session.out / "02.html").read_text(encoding="utf-8")
     assert_same_as_full_build(session, tmp_path)
     assert any("고친" in r["content"] for r in search_records(session.out))  # found by search
@@ -126,11 +126,11 @@ def test_an_edited_chapter_renumbered_later_is_made_again_from_its_passes(
     session = start(three, tmp_path)
     update = session.rebuild({edit(three / "book/03.md", "셋째 장입니다", "고친 셋째 장입니다")})
     assert update.ok, update.error
-    assert session._memo.entries[(PASSES[0][0], "03")].out is None  # not kept
+    assert session.stages.passes.entries[(PASSES[0][0], "03")].out is None  # not kept
     new = "![새 그림](images/a.png){#fig:new}\n\n첫 장의 본문"
     update = session.rebuild({edit(three / "book/01.md", "첫 장의 본문", new)})
     assert update.ok, update.error
-    assert session._memo.remade > 0
+    assert session.stages.passes.remade > 0
     page = (session.out / "03.html").read_text(encoding="utf-8")
     assert "그림\u00a03" in page and "고친 셋째 장입니다" in page
     assert_same_as_full_build(session, tmp_path)
@@ -151,17 +151,17 @@ def test_an_edited_paragraph_is_foretold_and_checked_against_pandoc(
     source = root / "book/01.md"
     update = session.rebuild({edit(source, "둘째 문단입니다.", "고친 둘째 문단입니다.")})
     assert update.ok, update.error
-    assert session.foretold == (1, 1)
+    assert session.stages.foretold == (1, 1)
     assert_same_as_full_build(session, tmp_path)
     update = session.rebuild({edit(source, "셋째 문단입니다.", "[정의]를 보는 셋째 문단.")})
     assert update.ok, update.error
-    assert session.foretold == (1, 0)  # alone, "[정의]" is no link
+    assert session.stages.foretold == (1, 0)  # alone, "[정의]" is no link
     page = (session.out / "ch01.html").read_text(encoding="utf-8")
     assert 'href="https://example.com/def"' in page
     assert_same_as_full_build(session, tmp_path)
     # Made from pandoc's AST, and kept: the next edit is foretold from it.
     update = session.rebuild({edit(source, "첫 문단입니다.", "고친 첫 문단입니다.")})
-    assert session.foretold == (1, 1)
+    assert session.stages.foretold == (1, 1)
     assert_same_as_full_build(session, tmp_path)
 
 
@@ -192,7 +192,7 @@ def test_a_foretold_ast_is_checked_against_the_proofs_parse(
     monkeypatch.setattr(parse, "parse_chapter", counted)
     update = session.rebuild({edit(source, "둘째 문단입니다.", "고친 둘째 문단입니다.")})
     assert update.ok, update.error
-    assert session.foretold == (1, 1) and parsed == []
+    assert session.stages.foretold == (1, 1) and parsed == []
     assert "GPU를 쓴다" in (session.out / "01.html").read_text(encoding="utf-8")
     assert_same_as_full_build(session, tmp_path)
     # "[처음]" links to the heading (its automatic id): alone it is text, and the proof's
@@ -200,7 +200,7 @@ def test_a_foretold_ast_is_checked_against_the_proofs_parse(
     parsed.clear()  # (the reference build parses too)
     update = session.rebuild({edit(source, "셋째 문단입니다.", "[처음]을 보는 셋째 문단.")})
     assert update.ok, update.error
-    assert session.foretold == (1, 0) and len(parsed) == 1
+    assert session.stages.foretold == (1, 0) and len(parsed) == 1
     assert 'href="#처음"' in (session.out / "01.html").read_text(encoding="utf-8")
     assert_same_as_full_build(session, tmp_path)
     # A new heading's id depends on the others (the second "같은 절" is "같은-절-1"):
@@ -208,7 +208,7 @@ def test_a_foretold_ast_is_checked_against_the_proofs_parse(
     parsed.clear()
     update = session.rebuild({edit(source, "넷째 문단입니다.", "## 같은 절\n\n넷째 문단.")})
     assert update.ok, update.error
-    assert session.foretold == (1, 0) and len(parsed) == 1
+    assert session.stages.foretold == (1, 0) and len(parsed) == 1
     assert 'id="같은-절-2"' in (session.out / "01.html").read_text(encoding="utf-8")
     assert_same_as_full_build(session, tmp_path)
 
