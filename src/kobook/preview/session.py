@@ -28,10 +28,7 @@ byte-identical to ``kobook build html``'s site of the same sources.
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import hashlib
-import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -39,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..boundary import inside, real_folders
-from ..cache import Cache, atomic_write
+from ..boundary import inside
+from ..cache import Cache
 from ..errors import Diagnostic, KobookError
 from ..load import select_chapter
 from ..model import Book, Doc
@@ -49,6 +46,7 @@ from ..write import registry
 from ..write.html.blockprep import KeptPrepare
 from ..write.shared.blockhtml import BlockHtml
 from ..write.shared.common import blocks_to_html
+from .folder import PreviewFolder
 from .passmemo import (
     CHAPTER_FIELDS,
     Lines,
@@ -163,8 +161,7 @@ class Session:
         # The HTML of every block written so far: an edit writes only its own blocks.
         self._blocks = BlockHtml(blocks_to_html)
         self._prepared = KeptPrepare()  # and every block as prepared for the site
-        self._written: dict[str, str] = {}  # site path → digest of the bytes in the folder
-        self._copied: dict[str, tuple[Path, int, int]] = {}  # site path → source, size, mtime
+        self.folder = PreviewFolder(self.root, self.out)  # written only where bytes changed
         self._pdf_key = ""
         # With ``pdf``, chapter PDFs are typeset in a process of their own (kept warm):
         # see :mod:`.typesetter`.  ``close()`` stops it.
@@ -308,7 +305,7 @@ class Session:
         files, problems = site if site is not None else self._site(book, docs, keys)
         warnings += problems
         # Everything is made: now write (nothing is written when a stage failed).
-        update.pages = self._write(files)
+        update.pages = self.folder.write(files)
         warnings += self._search(book, docs, update.pages, full)
         update.warnings = [d for d in dict.fromkeys(warnings) if d.severity != "info"]
         self.good = good
@@ -475,47 +472,6 @@ class Session:
         with ThreadPoolExecutor(max_workers=2) as pool:
             return list(pool.map(make, wanted))
 
-    def _real_out(self) -> None:
-        """The preview's folder, checked as a build's ``dist`` is: no symbolic link from the
-        book's folder down (``dist`` or ``dist/preview`` leading elsewhere), SEC001."""
-        top = self.root if self.out.is_relative_to(self.root) else self.out
-        real_folders(top, self.out)
-
-    def _write(self, files: dict[str, bytes | Path]) -> list[str]:
-        """Write the files whose bytes changed; remove the ones the site no longer has."""
-        changed: list[str] = []
-        self._real_out()
-        for name, data in files.items():
-            target = self.out / name
-            if isinstance(data, Path):
-                stat = data.stat()
-                stamp = (data, stat.st_size, stat.st_mtime_ns)
-                if self._copied.get(name) == stamp and target.is_file():
-                    continue
-                content = data.read_bytes()
-                self._copied[name] = stamp
-            else:
-                content = data
-            digest = digest_of(content)
-            if self._written.get(name) is None and target.is_file():
-                with contextlib.suppress(OSError):
-                    self._written[name] = digest_of(target.read_bytes())
-            if self._written.get(name) == digest:
-                continue
-            atomic_write(target, content, self.out)
-            target.chmod(0o644)
-            self._written[name] = digest
-            changed.append(name)
-        for name in sorted(set(self._written) - set(files)):
-            real_folders(self.out, (self.out / name).parent)  # never unlink through a link
-            (self.out / name).unlink(missing_ok=True)
-            del self._written[name]
-            self._copied.pop(name, None)
-            changed.append(name)
-        for folder, _subfolders, _files in os.walk(self.out):
-            os.chmod(folder, 0o755)
-        return changed
-
     def _edited(self, book: Book, changed: set[Path], texts_changed: list[str]) -> str | None:
         """The chapter being edited: the first whose text changed, else the first of a file."""
         if texts_changed:
@@ -543,7 +499,7 @@ class Session:
         engine = registry.engine_for(book.config)
         key = fingerprint(good.keys[index], chapter_key(chapter), config, engine)
         name = f"{chapter.id}.pdf"
-        self._real_out()
+        self.folder.check()
         target = self.out / name
         if key == self._pdf_key and target.is_file():
             return
@@ -563,7 +519,3 @@ class Session:
         self._pdf_key = key
         update.pdf = name
         update.chapters = [chapter.id]
-
-
-def digest_of(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
