@@ -5,6 +5,7 @@ its lines at the same distance."""
 from __future__ import annotations
 
 import itertools
+import re
 import statistics
 from collections import Counter
 from collections.abc import Callable
@@ -219,3 +220,24 @@ def test_code_is_set_alike_in_every_engine(sample_build: Sample) -> None:
         size, pitch, inline = code_lines(sample_build(engine))
         assert abs(size - 8.0) <= 0.1 and abs(pitch - 10.4) <= 0.2, (engine, size, pitch)
         assert abs(inline - 8.8) <= 0.1, (engine, inline)
+
+
+def caption_sizes(result: kobook.BuildResult) -> Counter[float]:
+    """The type sizes of the sample's figure and table caption labels ("그림 1.2.")."""
+    sizes: Counter[float] = Counter()
+    with pdfplumber.open(result.outputs["pdf"]) as pdf:
+        for page in pdf.pages[4:]:
+            chars = page.chars
+            text = "".join(c["text"] for c in chars)
+            for match in re.finditer(r"(?:그림|표)\s?\d+\.\d+\.(?!\d)", text):
+                sizes[round(chars[match.start()]["size"], 1)] += 1
+    return sizes
+
+
+@pytest.mark.slow
+def test_captions_are_set_alike_in_every_engine(sample_build: Sample) -> None:
+    """One caption size (PageLayout.caption_points): WeasyPrint had set figure captions at
+    0.85 and table captions at 0.95 of the body, Typst and XeLaTeX both at 0.9."""
+    for engine in registry.pdf_engines():
+        sizes = caption_sizes(sample_build(engine))
+        assert set(sizes) == {9.0} and sum(sizes.values()) >= 8, (engine, sizes)

@@ -134,6 +134,8 @@ def template_variables(
         # The chapter's label ("3장"): its size and leading, and KOMA's innerskip under it,
         # what is left of the layout's baseline distance after the title's baselineskip.
         "labelsize": f"{layout.chapter_label_points:g}pt",
+        "captionsize": f"{layout.caption_points:g}pt",
+        "captionskip": f"{layout.heading_line_height * layout.caption_points / stretch:.2f}pt",
         "labelskip": f"{layout.heading_line_height * layout.chapter_label_points / stretch:.2f}pt",
         "labelinnerskip": f"{label_gap:.2f}pt",
         "mainfont": fontspec_font(str(fonts.named.get("mainfont") or hangul_serif)),

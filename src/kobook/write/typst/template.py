@@ -57,6 +57,7 @@ def template_variables(book: Book, setup: PrintSetup) -> dict[str, Any]:
         "headingspace": [heading_space(layout, level) for level in (1, 2, 3, 4)],
         "headingleading": length(f"{layout.heading_line_height - 1:.2f}em"),
         "labelsize": length(f"{layout.chapter_label_points}pt"),
+        "captionsize": length(f"{layout.caption_points}pt"),
         "rawscale": length(f"{layout.inline_code_scale / 0.8:.3f}em"),
         # Typst's leading is the gap between lines; CSS line-height is the whole line.
         "leading": length(f"{gap:.2f}pt"),
