@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import transform as transform_stage
 from .cache import Cache
 from .dialect import convert_book
 from .errors import Diagnostic
@@ -28,7 +29,7 @@ from .model import Book, Chapter, Doc
 from .normalize import NormalizeReport, Remaining, kept_normalize, normalize_book
 from .parse import parse_book
 from .parse.guard import check_footnotes, check_source
-from .transform import PASSES, Context, Pass, run_passes
+from .transform import Context, Pass, run_passes
 from .write.shared.templates import untrusted as untrusted_templates
 
 
@@ -113,7 +114,8 @@ class Pipeline:
     ) -> tuple[list[Doc], Context, list[str]]:
         """:data:`~kobook.transform.PASSES` in order; the docs, the context, the docs' keys."""
         ctx = Context(book=book, keep_going=self.keep_going, cache=cache, offline=self.offline)
-        docs, keys = self.hooks.run_passes(PASSES, book, ctx, parsed)
+        # The stage's list, read when the stage runs (it owns the passes and their order).
+        docs, keys = self.hooks.run_passes(transform_stage.PASSES, book, ctx, parsed)
         return docs, ctx, keys
 
 
