@@ -161,6 +161,20 @@ class FontSet:
         return self.css(self.emoji, "sans-serif")
 
 
+def squashed(name: str) -> str:
+    """A family name as people write it in several ways: no case, spaces, hyphens or
+    underscores ("Nanum Myeongjo", "nanum-myeongjo" and "NanumMyeongjo" are one)."""
+    return "".join(c for c in name.casefold() if c not in " -_")
+
+
+def installed_spelling(name: str, installed: frozenset[str]) -> str:
+    """``name`` as fontconfig spells the installed family it means; else ``name``."""
+    if name in installed:
+        return name
+    wanted = squashed(name)
+    return next((family for family in sorted(installed) if squashed(family) == wanted), name)
+
+
 def first_installed(names: list[str], pool: frozenset[str]) -> list[str]:
     return [n for n in names if n in pool]
 
@@ -189,6 +203,7 @@ def resolve_fonts(config: Config, *, require_script: bool = True) -> FontSet:
             name = config.get(key)
             if not name:
                 continue
+            name = installed_spelling(str(name), installed)
             if installed and name not in installed:
                 instead = fallback[0] if fallback else "none installed"
                 problems.append(

@@ -20,7 +20,7 @@ from pathlib import Path
 from ...cache import Cache
 from ...model import Book, Config
 from .codewrap import code_columns
-from .fonts import FontSet, resolve_fonts
+from .fonts import FontSet, fc_list, installed_spelling, resolve_fonts
 from .layout import PageLayout, page_layout
 
 
@@ -44,9 +44,10 @@ class PrintSetup:
 
     @functools.cached_property
     def math_name(self) -> str | None:
-        """``mathfont:`` as the book names it; None: the default (Latin Modern Math)."""
+        """``mathfont:`` as fontconfig spells the family the book names; None: the default
+        (Latin Modern Math)."""
         name = self.config.get("mathfont")
-        return str(name) if name else None
+        return installed_spelling(str(name), fc_list()) if name else None
 
     @functools.cached_property
     def math_font(self) -> str | None:

@@ -341,6 +341,17 @@ def test_resolve_fonts_metadata_font_first() -> None:
 
 
 @pytest.mark.usefixtures("installed")
+def test_a_font_is_found_however_its_family_name_is_spaced() -> None:
+    """``Nanum Gothic`` was FONT002 "not installed" while ``NanumGothic`` is."""
+    fontset = fonts.resolve_fonts(
+        Config(raw={"CJKsansfont": "Nanum Gothic", "mainfont": "dejavu-sans"})
+    )
+    assert fontset.problems == ()
+    assert fontset.sans[0] == "NanumGothic" and fontset.named["CJKsansfont"] == "NanumGothic"
+    assert fontset.serif[0] == "DejaVu Sans"
+
+
+@pytest.mark.usefixtures("installed")
 def test_resolve_fonts_missing_font_is_a_font002_warning_and_falls_back() -> None:
     fontset = fonts.resolve_fonts(Config(raw={"CJKmainfont": "없는 글꼴"}))
     assert fontset.serif == ["Noto Serif CJK KR"]
