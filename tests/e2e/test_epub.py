@@ -141,6 +141,27 @@ def test_images_from_outside_the_book_are_left_out_and_said_so(
     assert "other/page.html" not in pages and 'href="#nowhere"' not in pages
 
 
+def test_raw_html_as_people_write_it_is_valid_epub(make_book: BookMaker) -> None:
+    """``첫 줄<br>둘째 줄`` was EPUBCheck's fatal RSC-016 and ``<img width="50%"
+    align="right">`` two errors: each tag is now XHTML, the old attributes CSS."""
+    chapter = (
+        "# 장\n\n첫 줄<br>둘째 줄.\n\n"
+        '<img src="images/cat.png" width="50%" align="right" alt="고양이">\n\n'
+        "<p align=center>가운데</p>\n\n"
+        "<table border=2 cellpadding=3><tr><td valign=top nowrap>칸</td></tr></table>\n\n<hr>\n"
+    )
+    project = make_book(
+        {"book/01.md": chapter}, metadata={"title": "책"}, images=["images/cat.png"]
+    )
+    result = kobook.build(project, ["epub"], offline=True)
+    assert epubcheck(result.outputs["epub"]) == []
+    page = "".join(x for _, x in epub_pages(result.outputs["epub"]))
+    assert "첫 줄<br />" in page
+    assert 'style="width: 50%; float: right"' in page
+    notes = [d for d in result.diagnostics if d.code == "EPUB004"]
+    assert [d.severity for d in notes] == ["info"] and "cellpadding" in notes[0].message
+
+
 def test_an_svg_with_a_doctype_is_made_fit_for_epub(make_book: BookMaker) -> None:
     svg = (
         '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" '

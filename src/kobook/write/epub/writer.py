@@ -53,6 +53,7 @@ from ..shared.sanitize import sanitize_blocks
 from ..shared.setup import PrintSetup, print_setup
 from ..shared.templates import environment
 from . import cover, fonts, math
+from .xhtml import xhtml_raw
 
 TEMPLATES = "epub"
 # What EPUB 3 readers must show (core media types): anything else is converted or left out.
@@ -134,7 +135,8 @@ def prepare(doc: Doc, book: Book, folders: list[Path], problems: list[Diagnostic
     blocks = passes.image_alts(blocks, book.config.words.word("image"))
     blocks = inline_images(blocks, doc, folders, problems)
     blocks = outside_links(blocks, doc, problems)
-    return raw_media(blocks, doc, folders, problems)
+    blocks = raw_media(blocks, doc, folders, problems)
+    return xhtml_raw(blocks, doc, problems)  # last: what the passes above left as raw HTML
 
 
 def outside_links(blocks: list[Any], doc: Doc, problems: list[Diagnostic]) -> list[Any]:
