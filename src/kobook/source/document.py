@@ -32,6 +32,10 @@ TABLE_RULE = re.compile(
 )
 BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
 LINK_DEFINITION = re.compile(r"^ {0,3}\[(?!\^)[^\]]+\]:[ \t]*\S.*$", re.M)
+# A dialect's block markers, title and all: MkDocs admonitions (``!!! note "참고"``,
+# collapsible ``???``/``???+``) and content tabs (``=== "탭"``).  MkDocs needs their
+# straight quotes: ``--fix`` curled them (KO007) and the admonition became a paragraph.
+DIALECT_MARKER = re.compile(r"^[ \t]*(?:!!!|\?\?\?\+?|===)[ \t]+\S.*$", re.M)
 LINE = re.compile(r"[^\n]*(?:\n|$)")
 
 
@@ -180,8 +184,9 @@ def parse_source(text: str, path: Path | None = None) -> SourceDoc:
                 Block(token.type.removesuffix("_open"), token.map[0], token.map[1], pending_ignore)
             )
             pending_ignore = None
-    # Syntax-only lines inside prose blocks: fenced div markers, table rules, link definitions.
-    for pattern in (DIV_FENCE, TABLE_RULE, LINK_DEFINITION):
+    # Syntax-only lines inside prose blocks: fenced div markers, table rules, link definitions,
+    # a dialect's block markers.
+    for pattern in (DIV_FENCE, TABLE_RULE, LINK_DEFINITION, DIALECT_MARKER):
         for match in pattern.finditer(text):
             line = doc.position(match.start())[0] - 1
             block_lines(line, line + 1)

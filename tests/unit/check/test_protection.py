@@ -108,3 +108,31 @@ def test_protected_context_is_byte_identical(
     assert out.startswith(body + "\n\n"), out
     assert out.endswith(f"마지막 문장은 {fixed} 끝\n"), out
     assert out.count(protected) == text.count(protected)
+
+
+MKDOCS = """# 장
+
+!!! note "참고"
+    본문은 들여 쓴다.
+
+??? warning "접기"
+    접힌 본문.
+
+???+ tip "열린 접기"
+    열린 본문.
+
+=== "파이썬"
+
+    탭 본문.
+
+그는 "인용"이라고 말했다.
+"""
+
+
+def test_dialect_block_markers_keep_their_straight_quotes() -> None:
+    """KO007 curled the quotes of MkDocs admonition and tab titles (87 lines of one
+    repository), which MkDocs needs straight; the quotes in prose are still curled."""
+    out, _ = fix_text(MKDOCS, None, SETTINGS)
+    for marker in ('!!! note "참고"', '??? warning "접기"', '???+ tip "열린 접기"', '=== "파이썬"'):
+        assert marker in out, out
+    assert "그는 “인용”이라고 말했다." in out
