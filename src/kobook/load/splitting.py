@@ -13,6 +13,12 @@ from ..model import Chapter, Config, Lines
 from ..source.headings import ATX, heading_levels
 
 ATTRS = re.compile(r"\s*\{([^{}]*)\}\s*$")
+# Lines that show nothing on a page: a page break (every chapter starts on a page of its
+# own anyway), a comment.
+INVISIBLE = re.compile(
+    r"\s*(?:\\(?:newpage|clearpage|cleardoublepage|pagebreak)(?:\[[0-4]\])?\s*(?:\{\})?"
+    r"|<!--.*?-->)\s*"
+)
 
 
 def shift_heading_lines(lines: Lines, shift: int) -> Lines:
@@ -150,7 +156,7 @@ def split_chapters(
         if kind == "title":
             # The title line itself is dropped; what follows it is a preface.
             body = lines[start + 1 : end]
-            if not any(line.strip() for line in body):
+            if shows_nothing(body):
                 continue
             chapters.append(
                 Chapter(
@@ -166,8 +172,8 @@ def split_chapters(
             continue
         body = lines[start:end]
         if kind == "preface-untitled":
-            if not any(line.strip() for line in body):
-                continue
+            if shows_nothing(body):
+                continue  # a \newpage before the first heading is no chapter
             # Text before any heading: a chapter only when it is a book of one chapter.
             kind = "chapter" if len(starts) == 1 and level == 1 else "preface"
             title = title or first_words(body) if kind == "chapter" else preface_title
@@ -183,6 +189,13 @@ def split_chapters(
             )
         )
     return chapters, book_title
+
+
+def shows_nothing(lines: list[str]) -> bool:
+    """Is the text of ``lines`` nothing a reader would see (blank lines, page breaks,
+    one-line comments)?  It makes no chapter: five empty "들어가며" chapters of one book
+    were a ``\\newpage`` above each file's first heading."""
+    return all(not line.strip() or INVISIBLE.fullmatch(line) for line in lines)
 
 
 def first_words(lines: list[str]) -> str:

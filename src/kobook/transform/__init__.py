@@ -27,6 +27,7 @@ from .leaks import report_leaks
 from .links import check_links, reader_links
 from .listings import number_listings
 from .math_macros import expand_math_macros
+from .page_breaks import page_breaks
 from .sections import number_sections
 from .tables import number_tables
 
@@ -36,6 +37,7 @@ PASSES: list[tuple[str, Pass]] = [
     ("headings", shift_headings),
     ("callouts", make_callouts),  # also ::: details (a callout of kind details)
     ("html-markup", html_markup),  # 2<sup>7</sup>: a Superscript every writer draws
+    ("page-breaks", page_breaks),  # \newpage: a break in every PDF, nothing on a screen
     ("embeds", make_embeds),  # before images: the static image is a figure
     ("images", check_images),
     ("links", check_links),  # file: URLs and PDF attachments from outside the book (SEC001)

@@ -413,6 +413,8 @@ def prepare(
     assets = assets if assets is not None else Assets()
     blocks = copy_tree(doc.blocks)
     blocks = screen_blocks(blocks, doc.chapter, policy or Policy(), problems)
+    # kobook's own page breaks (the book's \newpage, as every engine reads it): after the screen.
+    blocks = passes.page_breaks(blocks, lambda command: raw_block("latex", f"\\{command}"))
     # javascript: links and the text of dropped elements must not reach the PDF either.
     blocks, unsafe = sanitize_blocks(blocks, doc.chapter)
     problems += unsafe

@@ -299,6 +299,9 @@ def prepare(
     blocks, unsafe = sanitize_blocks(blocks, doc.chapter)
     problems += unsafe
     blocks = foreign_raw(blocks)
+    blocks = passes.page_breaks(
+        blocks, lambda _command: raw_block("typst", "#pagebreak(weak: true)")
+    )
     blocks = resolved_citations(blocks)
     blocks = passes.heading_numbers(blocks, book.config)
     blocks = anchors(blocks)

@@ -31,6 +31,7 @@ from .markup import (
     image_alts,
     math_as_svg,
     mathml_tex,
+    page_breaks,
     rewrite_links,
 )
 from .numbers import equation_numbers, heading_numbers
@@ -103,6 +104,7 @@ __all__ = [
     "keep_words_in_browsers",
     "math_as_svg",
     "mathml_tex",
+    "page_breaks",
     "rewrite_inlines",
     "rewrite_links",
     "split_glued",

@@ -206,3 +206,16 @@ def mathml_tex(blocks: Blocks) -> Blocks:
         if node["t"] == "Math":
             node["c"][1] = for_mathml(node["c"][1])
     return blocks
+
+
+def page_breaks(blocks: Blocks, raw: Callable[[str], Any]) -> Blocks:
+    """Each page break (``transform/page_breaks.py``: an empty Div marked ``page-break``)
+    as the engine's own block: ``raw(command)`` of the command it was (``newpage``, …)."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node.get("t") == "Div" and "page-break" in node["c"][0][1]:
+            command = dict(node["c"][0][2]).get("command", "newpage")
+            return raw(command)
+        return None
+
+    return walk(blocks, action)
