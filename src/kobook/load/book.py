@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import limits
 from ..dialect import Layout, Unit, book_dialect
-from ..errors import KobookError
+from ..errors import Diagnostic, KobookError, Location
 from ..files.reading import Source, read_source
 from ..model import Book, Chapter, Config, Lines
 from ..source.headings import heading_levels
@@ -69,7 +69,7 @@ def load_book(root: Path, config: Config | None = None) -> Book:
     dialect = book_dialect(config)
     layout = None if config.get("chapters") else dialect.layout(root, config)
     if layout is not None:
-        return book_from_layout(root, config, layout)
+        return titled(book_from_layout(root, config, layout))
     found_files = discover(root, config)
     if not found_files.files:
         raise KobookError(
@@ -107,7 +107,26 @@ def load_book(root: Path, config: Config | None = None) -> Book:
         config.raw["title"] = title
     number_chapters(chapters)
     assign_ids(chapters, level, len(sources) > 1)
-    return Book(root=root, config=config, chapters=chapters, discovery=found_files.reason)
+    return titled(Book(root=root, config=config, chapters=chapters, discovery=found_files.reason))
+
+
+def titled(book: Book) -> Book:
+    """``book`` with a title: a book that names none anywhere (metadata, front matter, a
+    title heading, the dialect's own file) takes its folder's name, with CFG016 saying so.
+    An empty title made an EPUB with an empty ``dc:title`` (EPUBCheck's error)."""
+    if not book.config.title.strip():
+        name = book.root.name
+        book.config.raw["title"] = name
+        book.notes.append(
+            Diagnostic(
+                "CFG016",
+                f"the book has no title; its folder's name '{name}' is used",
+                Location(book.config.path or book.root),
+                "give it one: title: 책 제목 in metadata.yaml",
+                "warning",
+            )
+        )
+    return book
 
 
 def book_from_layout(root: Path, config: Config, layout: Layout) -> Book:

@@ -372,3 +372,14 @@ def test_split_keeps_every_line_in_place(lines: list[str], level: int) -> None:
         if index not in covered:
             # Only blank lines and the book title line may be left out.
             assert not line.strip() or (title and line.startswith("#") and title in line)
+
+
+def test_a_book_with_no_title_anywhere_takes_its_folders_name(make_book: BookMaker) -> None:
+    """The EPUB's dc:title was empty (EPUBCheck's error) and nothing said so."""
+    root = make_book({"book/01.md": "## 절만 있는 글\n\n본문.\n"})
+    book = load_book(root)
+    assert book.config.title == root.name
+    [note] = [d for d in book.notes if d.code == "CFG016"]
+    assert note.severity == "warning" and root.name in note.message
+    titled = make_book({"book/01.md": "# 장\n"}, metadata={"title": "책"})
+    assert not [d for d in load_book(titled).notes if d.code == "CFG016"]
