@@ -4,11 +4,14 @@ its lines at the same distance."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import statistics
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pdfplumber
 import pytest
@@ -21,14 +24,21 @@ from tests.conftest import BookMaker
 Sample = Callable[[str], kobook.BuildResult]
 
 
+@functools.cache
+def page_chars(pdf: Path) -> tuple[list[dict[str, Any]], ...]:
+    """Every page's characters (pdfplumber's), read once per PDF for all the tests here:
+    reading them is most of what each test costs."""
+    with pdfplumber.open(pdf) as opened:
+        return tuple(list(page.chars) for page in opened.pages)
+
+
 def hangul_sizes(result: kobook.BuildResult) -> Counter[float]:
     """How many Hangul glyphs each font size sets, on the pages after the contents."""
     sizes: Counter[float] = Counter()
-    with pdfplumber.open(result.outputs["pdf"]) as pdf:
-        for page in pdf.pages[4:30]:
-            for char in page.chars:
-                if "\uac00" <= char["text"] <= "\ud7a3":
-                    sizes[round(char["size"], 1)] += 1
+    for chars in page_chars(result.outputs["pdf"])[4:30]:
+        for char in chars:
+            if "\uac00" <= char["text"] <= "\ud7a3":
+                sizes[round(char["size"], 1)] += 1
     return sizes
 
 
@@ -47,11 +57,10 @@ def test_headings_are_set_at_one_scale(sample_build: Sample, engine: str) -> Non
 def baseline_gap(result: kobook.BuildResult) -> float:
     """The median distance between the baselines of body lines, in multiples of the size."""
     gaps = []
-    with pdfplumber.open(result.outputs["pdf"]) as pdf:
-        for page in pdf.pages[5:25]:
-            chars = [c for c in page.chars if c["text"].strip() and round(c["size"], 1) == 10.0]
-            lines = sorted({round(c["bottom"], 1) for c in chars})
-            gaps += [(b - a) / 10.0 for a, b in itertools.pairwise(lines) if 9 < b - a < 25]
+    for page in page_chars(result.outputs["pdf"])[5:25]:
+        chars = [c for c in page if c["text"].strip() and round(c["size"], 1) == 10.0]
+        lines = sorted({round(c["bottom"], 1) for c in chars})
+        gaps += [(b - a) / 10.0 for a, b in itertools.pairwise(lines) if 9 < b - a < 25]
     return statistics.median(gaps)
 
 
@@ -89,20 +98,17 @@ def text_block(result: kobook.BuildResult) -> dict[int, tuple[float, float, floa
         0: ([], [], [], []),
         1: ([], [], [], []),
     }
-    with pdfplumber.open(result.outputs["pdf"]) as pdf:
-        for number, page in enumerate(pdf.pages[5:40], start=6):
-            body = [
-                c
-                for c in page.chars
-                if round(c["size"], 1) == 10.0 and "\uac00" <= c["text"] <= "\ud7a3"
-            ]
-            if len(body) < 200:
-                continue
-            lefts, rights, tops, bottoms = found[number % 2]
-            lefts.append(min(c["x0"] for c in body))
-            rights.append(max(c["x1"] for c in body))
-            tops.append(min(c["top"] for c in body))
-            bottoms.append(max(c["bottom"] for c in body))
+    for number, page in enumerate(page_chars(result.outputs["pdf"])[5:40], start=6):
+        body = [
+            c for c in page if round(c["size"], 1) == 10.0 and "\uac00" <= c["text"] <= "\ud7a3"
+        ]
+        if len(body) < 200:
+            continue
+        lefts, rights, tops, bottoms = found[number % 2]
+        lefts.append(min(c["x0"] for c in body))
+        rights.append(max(c["x1"] for c in body))
+        tops.append(min(c["top"] for c in body))
+        bottoms.append(max(c["bottom"] for c in body))
     return {
         side: (statistics.median(lefts), statistics.median(rights), min(tops), max(bottoms))
         for side, (lefts, rights, tops, bottoms) in found.items()
@@ -130,8 +136,7 @@ def test_page_counts_are_close_in_every_engine(sample_build: Sample) -> None:
     7 % more: half a line between paragraphs, KOMA's heading skips, taller code lines)."""
     pages = {}
     for engine in registry.pdf_engines():
-        with pdfplumber.open(sample_build(engine).outputs["pdf"]) as pdf:
-            pages[engine] = len(pdf.pages)
+        pages[engine] = len(page_chars(sample_build(engine).outputs["pdf"]))
     for count in pages.values():
         assert abs(count - pages["weasyprint"]) <= 0.05 * pages["weasyprint"], pages
 
@@ -140,22 +145,21 @@ def rows(result: kobook.BuildResult) -> list[list[tuple[float, float, str]]]:
     """Per page after the contents: its lines as (baseline-ish bottom, commonest size,
     text), top to bottom."""
     pages = []
-    with pdfplumber.open(result.outputs["pdf"]) as pdf:
-        for page in pdf.pages[4:]:
-            found: dict[float, list[dict]] = {}
-            for char in page.chars:
-                if char["text"].strip():
-                    found.setdefault(round(char["bottom"], 1), []).append(char)
-            pages.append(
-                [
-                    (
-                        bottom,
-                        Counter(round(c["size"], 1) for c in chars).most_common(1)[0][0],
-                        "".join(c["text"] for c in sorted(chars, key=lambda c: c["x0"])),
-                    )
-                    for bottom, chars in sorted(found.items())
-                ]
-            )
+    for page in page_chars(result.outputs["pdf"])[4:]:
+        found: dict[float, list[dict]] = {}
+        for char in page:
+            if char["text"].strip():
+                found.setdefault(round(char["bottom"], 1), []).append(char)
+        pages.append(
+            [
+                (
+                    bottom,
+                    Counter(round(c["size"], 1) for c in chars).most_common(1)[0][0],
+                    "".join(c["text"] for c in sorted(chars, key=lambda c: c["x0"])),
+                )
+                for bottom, chars in sorted(found.items())
+            ]
+        )
     return pages
 
 
@@ -197,18 +201,17 @@ def code_lines(result: kobook.BuildResult) -> tuple[float, float, float]:
     """The sample's first code block: its type size and the distance between its lines; and
     the size of the inline code ``torch.utils.checkpoint`` in the paragraph before it."""
     inline: float | None = None
-    with pdfplumber.open(result.outputs["pdf"]) as pdf:
-        for page in pdf.pages[4:]:
-            chars = [c for c in page.chars if c["text"].strip()]
-            text = "".join(c["text"] for c in chars)
-            found = text.find("torch.utils.checkpoint로")
-            if found >= 0 and inline is None:
-                inline = round(chars[found]["size"], 1)
-            block = text.find("importtorchfromtorch.utils.checkpoint")
-            if inline is not None and block >= 0:
-                first, second = chars[block], chars[block + len("importtorch")]
-                pitch = round(second["bottom"] - first["bottom"], 1)
-                return round(first["size"], 1), pitch, inline
+    for page in page_chars(result.outputs["pdf"])[4:]:
+        chars = [c for c in page if c["text"].strip()]
+        text = "".join(c["text"] for c in chars)
+        found = text.find("torch.utils.checkpoint로")
+        if found >= 0 and inline is None:
+            inline = round(chars[found]["size"], 1)
+        block = text.find("importtorchfromtorch.utils.checkpoint")
+        if inline is not None and block >= 0:
+            first, second = chars[block], chars[block + len("importtorch")]
+            pitch = round(second["bottom"] - first["bottom"], 1)
+            return round(first["size"], 1), pitch, inline
     raise AssertionError("no code block after the inline code")
 
 
@@ -225,12 +228,11 @@ def test_code_is_set_alike_in_every_engine(sample_build: Sample) -> None:
 def caption_sizes(result: kobook.BuildResult) -> Counter[float]:
     """The type sizes of the sample's figure and table caption labels ("그림 1.2.")."""
     sizes: Counter[float] = Counter()
-    with pdfplumber.open(result.outputs["pdf"]) as pdf:
-        for page in pdf.pages[4:]:
-            chars = page.chars
-            text = "".join(c["text"] for c in chars)
-            for match in re.finditer(r"(?:그림|표)\s?\d+\.\d+\.(?!\d)", text):
-                sizes[round(chars[match.start()]["size"], 1)] += 1
+    for page in page_chars(result.outputs["pdf"])[4:]:
+        chars = page
+        text = "".join(c["text"] for c in chars)
+        for match in re.finditer(r"(?:그림|표)\s?\d+\.\d+\.(?!\d)", text):
+            sizes[round(chars[match.start()]["size"], 1)] += 1
     return sizes
 
 
