@@ -8,6 +8,10 @@ Python traceback reaches the terminal.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -145,20 +149,45 @@ def test_dist_that_is_a_file_is_a_message(make_book: BookMaker) -> None:
     assert (root / "dist").read_text(encoding="utf-8") == "not a folder"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+NOBODY = 65534
+
+
+def as_user(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    """``kobook *args``, as an unprivileged user when the tests run as root (root writes
+    into read-only folders, so the mistake would not happen)."""
+    if os.geteuid() != 0:
+        return kobook(*args)
+    drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    return subprocess.run(
+        [*drop, sys.executable, "-m", "kobook", *args],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, HOME=str(home)),
+        timeout=300,
+    )
+
+
 def test_read_only_folders_are_messages(make_book: BookMaker) -> None:
-    root = book_with(make_book, "title: 책\n", "# 제목\n\nGPU을 쓴다.\n")
+    made = book_with(make_book, "title: 책\n", "# 제목\n\nGPU을 쓴다.\n")
+    # A folder the unprivileged user owns and every user may reach (pytest's is root's own).
+    home = Path(tempfile.mkdtemp(prefix="kobook-ro-"))
+    home.chmod(0o755)
+    root = Path(shutil.copytree(made, home / "book-project"))
+    if os.geteuid() == 0:
+        for path in [home, *home.rglob("*")]:
+            os.chown(path, NOBODY, NOBODY)
     (root / "dist").mkdir()
     (root / "dist").chmod(0o555)
     (root / "book").chmod(0o555)
     try:
-        fails_with(kobook("build", "html", "-q", "--project", str(root)), "dist")
-        result = kobook("check", "--fix", "--project", str(root))
+        fails_with(as_user("build", "html", "-q", "--project", str(root), home=home), "dist")
+        result = as_user("check", "--fix", "--project", str(root), home=home)
         no_traceback(result)
         assert result.returncode == 1
     finally:
         (root / "dist").chmod(0o755)
         (root / "book").chmod(0o755)
+        shutil.rmtree(home, ignore_errors=True)
 
 
 # --- 11: a corrupt image -----------------------------------------------------------------
