@@ -11,14 +11,12 @@ from ..errors import KobookError
 from ..files.reading import Source
 from ..model import Chapter, Config, Lines
 from ..source.headings import ATX, heading_levels
+from ..source.pagebreaks import PAGE_BREAK
 
 ATTRS = re.compile(r"\s*\{([^{}]*)\}\s*$")
 # Lines that show nothing on a page: a page break (every chapter starts on a page of its
 # own anyway), a comment.
-INVISIBLE = re.compile(
-    r"\s*(?:\\(?:newpage|clearpage|cleardoublepage|pagebreak)(?:\[[0-4]\])?\s*(?:\{\})?"
-    r"|<!--.*?-->)\s*"
-)
+COMMENT_LINE = re.compile(r"\s*<!--.*?-->\s*")
 
 
 def shift_heading_lines(lines: Lines, shift: int) -> Lines:
@@ -195,7 +193,10 @@ def shows_nothing(lines: list[str]) -> bool:
     """Is the text of ``lines`` nothing a reader would see (blank lines, page breaks,
     one-line comments)?  It makes no chapter: five empty "들어가며" chapters of one book
     were a ``\\newpage`` above each file's first heading."""
-    return all(not line.strip() or INVISIBLE.fullmatch(line) for line in lines)
+    return all(
+        not line.strip() or PAGE_BREAK.fullmatch(line) or COMMENT_LINE.fullmatch(line)
+        for line in lines
+    )
 
 
 def first_words(lines: list[str]) -> str:

@@ -16,11 +16,9 @@ from typing import Any
 
 from ..model import Doc
 from ..parse.ast import walk
+from ..source.pagebreaks import PAGE_BREAK
 from .context import Context
 
-COMMAND = re.compile(
-    r"\s*\\(newpage|clearpage|pagebreak|cleardoublepage)(?:\[[0-4]\])?\s*(?:\{\})?\s*"
-)
 BREAK_STYLE = re.compile(r"\s*(?:page-)?break-(?:before|after)\s*:\s*(?:always|page)\s*;?\s*", re.I)
 
 
@@ -34,8 +32,8 @@ def page_breaks(doc: Doc, ctx: Context) -> Doc:
 
     def action(node: dict[str, Any]) -> Any:
         if node["t"] == "RawBlock" and str(node["c"][0]).lower() in ("latex", "tex"):
-            match = COMMAND.fullmatch(node["c"][1])
-            return page_break(match.group(1)) if match else None
+            match = PAGE_BREAK.fullmatch(node["c"][1])
+            return page_break(match.group("command")) if match else None
         if node["t"] == "Div" and not node["c"][1]:  # pandoc's reading of the <div>
             style = dict(node["c"][0][2]).get("style", "")
             return page_break() if BREAK_STYLE.fullmatch(style) else None

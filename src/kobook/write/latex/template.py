@@ -21,7 +21,7 @@ from ...parse.pandoc import run_pandoc
 from ...version import __version__
 from ..shared import passes
 from ..shared.common import part_titles
-from ..shared.fonts import fontconfig
+from ..shared.fonts import fontconfig, squashed
 from ..shared.latexmeta import (
     BEGIN_INCLUDES,
     END_INCLUDES,
@@ -241,8 +241,8 @@ def fontspec_font(family: str) -> dict[str, str]:
     so Noto CJK KR, SC, TC (and JP, the first face) all get their own bold."""
     by_name: dict[str, str] = {"name": Raw(family), "options": Raw("")}
     face = fc_face(family)  # None without fontconfig
-    squashed = family.lower().replace(" ", "")
-    if face is None or squashed not in face[2].lower().replace(" ", ""):
+    name = squashed(family)
+    if face is None or name not in squashed(face[2]):
         return by_name
     path, index, _family, _style = face
     if not path.name.lower().endswith((".ttc", ".otc")) or index == "0":
@@ -252,7 +252,7 @@ def fontspec_font(family: str) -> dict[str, str]:
     if (
         bold is not None
         and "bold" in bold[3].lower()
-        and squashed in bold[2].lower().replace(" ", "")
+        and name in squashed(bold[2])
         and bold[0].parent == path.parent
         and bold[0] != path
     ):
