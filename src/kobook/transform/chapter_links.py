@@ -64,18 +64,71 @@ def candidates(base: Path, path: str) -> list[Path]:
     return found
 
 
+def link_base(doc: Doc, ctx: Context, url: str, occurrence: int) -> Path:
+    """The folder a relative link is read from: that of the file it is written in.
+
+    A chapter may join files of several folders (an mdBook section in a
+    sub-folder, an include): its first file's folder is only the fallback.
+    """
+    found = ctx.locate(doc.chapter, url, occurrence)
+    return (found.file or doc.chapter.path).parent
+
+
+def section_id(ctx: Context, chapter: Chapter, fragment: str) -> str:
+    """The id ``#fragment`` means in ``chapter`` ("" when it has none such).
+
+    As written (renamed when another chapter had it first), or the id mdBook,
+    GitHub or MkDocs would give one of its headings.
+    """
+    written = ctx.anchors.get(chapter.id, {})
+    return written.get(fragment) or written.get(fragment.lower(), "")
+
+
+def missing_section(doc: Doc, ctx: Context, url: str, occurrence: int, target: Chapter) -> None:
+    fragment = unquote(urlsplit(url).fragment)
+    if target is doc.chapter and url.startswith("#"):
+        what = f"no section '#{fragment}' in this chapter: the link is kept as written"
+    else:
+        what = f"no section '#{fragment}' in {target.path.name}: the link goes to its chapter"
+    ctx.problem(
+        doc.chapter,
+        "LINK002",
+        what,
+        needle=url,
+        occurrence=occurrence,
+        hint="link an id that chapter has (its headings' ids, {#id} or <a id=…>)",
+        fatal=False,
+    )
+
+
 def link_chapters(doc: Doc, ctx: Context) -> Doc:
-    """``[x](other.md#frag)`` → ``[x](#frag)`` (or the chapter's heading) for chapter files."""
+    """``[x](other.md#frag)`` → ``[x](#frag)`` (or the chapter's heading) for chapter files.
+
+    A fragment names an id of the linked chapter; ``#frag`` alone, one of this
+    chapter's.  One neither has is LINK002 (the link then goes to the chapter's
+    start, or is left as written).
+    """
     if ctx.chapter_files is None:
         ctx.chapter_files = chapter_of_file(ctx)
     files = ctx.chapter_files
-    base = doc.chapter.path.parent
+    seen: dict[str, int] = {}
 
     def action(node: dict[str, Any]) -> Any:
         if node["t"] != "Link":
             return None
         url = node["c"][2][0]
-        if not url or url.startswith("#") or has_scheme(url):
+        occurrence = seen.get(url, 0)
+        seen[url] = occurrence + 1
+        if url.startswith("#") and len(url) > 1:
+            fragment = unquote(url[1:])
+            if fragment not in ctx.seen_ids:
+                ident = section_id(ctx, doc.chapter, fragment)
+                if ident:
+                    node["c"][2][0] = f"#{ident}"
+                elif not any(fragment in ids for ids in ctx.anchors.values()):
+                    missing_section(doc, ctx, url, occurrence, doc.chapter)
+            return None
+        if not url or has_scheme(url):
             return None
         parts = urlsplit(url)
         if parts.scheme or parts.netloc or parts.query:
@@ -83,16 +136,17 @@ def link_chapters(doc: Doc, ctx: Context) -> Doc:
         path = unquote(parts.path)
         if path.startswith("/") or not path:
             return None
+        base = link_base(doc, ctx, url, occurrence)
         chapter = next((files[c] for c in candidates(base, path) if c in files), None)
         if chapter is None:
             return None
         fragment = unquote(parts.fragment)
-        if fragment and (fragment in ctx.targets or fragment in ctx.seen_ids):
-            node["c"][2][0] = f"#{fragment}"
-        else:
-            ident = heading_id(ctx, chapter)
-            if ident:
-                node["c"][2][0] = f"#{ident}"
+        ident = section_id(ctx, chapter, fragment) if fragment else ""
+        if fragment and not ident:
+            missing_section(doc, ctx, url, occurrence, chapter)
+        ident = ident or heading_id(ctx, chapter)
+        if ident:
+            node["c"][2][0] = f"#{ident}"
         return None
 
     doc.blocks = walk(doc.blocks, action)

@@ -40,6 +40,8 @@ class Context:
     targets: dict[str, Target] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     seen_ids: set[str] = field(default_factory=set)
+    # chapter id -> {an id as its authors wrote it (or a tool's id of a heading): its id now}
+    anchors: dict[str, dict[str, str]] = field(default_factory=dict)
     counters: dict[tuple[str, str], int] = field(default_factory=dict)
     # Each file a chapter is made of -> that chapter (``chapter_links.py``), made once.
     chapter_files: dict[Path, Chapter] | None = None

@@ -7,9 +7,12 @@ Typst writers drop raw HTML and keep the text: the Rust book's ``2⁷ − 1`` pr
 around inlines of one paragraph becomes the element they mean, for every output:
 
 ``sup``, ``sub``, ``b``/``strong``, ``i``/``em``, ``s``/``del``/``strike``,
-``u``/``ins``, ``kbd`` (code marked ``kbd``), ``mark`` (a span marked ``mark``) and
-``<br>`` (a line break).  A tag with attributes, or without its partner in the same
-run of inlines, is left as it is (the site's sanitizer and LEAK002 see it).
+``u``/``ins``, ``kbd`` (code marked ``kbd``), ``mark`` (a span marked ``mark``),
+``<br>`` (a line break) and an empty anchor ``<a id="x"></a>`` (or ``name="x"``): an
+empty span with that id, a place every writer can link to (mdBook books keep the
+old English ids of translated headings this way).  A tag with attributes, or
+without its partner in the same run of inlines, is left as it is (the site's
+sanitizer and LEAK002 see it).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ Node = dict[str, Any]
 OPEN = re.compile(r"<\s*([a-zA-Z]+)\s*>")
 CLOSE = re.compile(r"<\s*/\s*([a-zA-Z]+)\s*>")
 BREAK = re.compile(r"<\s*br\s*/?\s*>", re.I)
+ANCHOR = re.compile(r"""<\s*a\s+(?:id|name)\s*=\s*(?:"([^"<>]+)"|'([^'<>]+)')\s*/?\s*>""", re.I)
+ANCHOR_END = re.compile(r"<\s*/\s*a\s*>", re.I)
 ELEMENTS = {
     "sup": "Superscript",
     "sub": "Subscript",
@@ -63,11 +68,40 @@ def element(name: str, content: list[Node]) -> Node:
     return {"t": kind, "c": content}
 
 
+def raw_html(node: Node) -> str | None:
+    """The text of a raw inline HTML node (None for any other node)."""
+    if node.get("t") != "RawInline" or node["c"][0] not in ("html", "html5"):
+        return None
+    return str(node["c"][1]).strip()
+
+
+def anchor_id(inlines: list[Node], index: int) -> str:
+    """The id of an empty anchor ``<a id="x"></a>`` starting at ``inlines[index]`` ("" if none)."""
+    opening = raw_html(inlines[index]) or ""
+    found = ANCHOR.fullmatch(opening)
+    if found is None:
+        return ""
+    if not opening.rstrip(">").rstrip().endswith("/"):
+        closing = raw_html(inlines[index + 1]) if index + 1 < len(inlines) else None
+        if closing is None or not ANCHOR_END.fullmatch(closing):
+            return ""
+    return (found.group(1) or found.group(2)).strip()
+
+
 def paired(inlines: list[Node]) -> list[Node]:
     """``inlines`` with each innermost pair of tags made the element it means."""
     out: list[Node] = []
     opened: list[tuple[str, int]] = []  # (name, index in out)
-    for node in inlines:
+    skip = False
+    for index, node in enumerate(inlines):
+        if skip:  # the ``</a>`` of an anchor already made a span
+            skip = False
+            continue
+        ident = anchor_id(inlines, index)
+        if ident:
+            out.append({"t": "Span", "c": [attr(ident), []]})
+            skip = not str(node["c"][1]).rstrip(">").rstrip().endswith("/")
+            continue
         if node.get("t") == "RawInline" and BREAK.fullmatch(str(node["c"][1]).strip()):
             out.append({"t": "LineBreak"})
             continue

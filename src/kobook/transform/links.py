@@ -28,6 +28,7 @@ from urllib.parse import quote, unquote, urlsplit
 from ..boundary import has_scheme, is_file_url, within
 from ..model import Doc
 from ..parse.ast import HTML_FORMATS, attr, walk
+from .chapter_links import link_base
 from .context import Context
 
 HINT = (
@@ -139,7 +140,7 @@ def reader_links(doc: Doc, ctx: Context) -> Doc:
         occurrence = seen.get(url, 0)
         seen[url] = occurrence + 1
         if repository:
-            path = file_path(doc, ctx, url)
+            path = file_path(doc, ctx, url, occurrence)
             if path is not None:
                 node["c"][2] = [f"{repository}/{path}", title]
                 return node
@@ -159,11 +160,11 @@ def reader_links(doc: Doc, ctx: Context) -> Doc:
     return doc
 
 
-def file_path(doc: Doc, ctx: Context, url: str) -> str | None:
-    """``url`` (relative to the chapter's file) as a path from the book's folder; None when
-    it leads outside the book."""
+def file_path(doc: Doc, ctx: Context, url: str, occurrence: int = 0) -> str | None:
+    """``url`` (relative to the file it is written in) as a path from the book's folder;
+    None when it leads outside the book."""
     written = unquote(urlsplit(url).path)
-    base = doc.chapter.path.parent if doc.chapter.path else ctx.root
+    base = link_base(doc, ctx, url, occurrence) if doc.chapter.path else ctx.root
     target = Path(ctx.root, written.lstrip("/")) if written.startswith("/") else base / written
     if not within(target, ctx.root):
         return None
