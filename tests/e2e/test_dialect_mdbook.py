@@ -4,9 +4,11 @@ the PDF and the HTML, and nothing of mdBook's syntax is left for the reader."""
 from __future__ import annotations
 
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 import kobook
 from kobook.api import BuildResult
@@ -23,7 +25,7 @@ SUMMARY = """# 작은 책
   - [안녕, 세상!](ch01-01.md)
 - [두 번째 장](ch02-00.md)
 """
-CH01_01 = """## 안녕, 세상!
+CH01_01 = """## Hello, World!
 
 <Listing number="1-1" file-name="src/main.rs" caption="`Hello, world!`를 출력하는 프로그램">
 
@@ -37,6 +39,10 @@ CH01_01 = """## 안녕, 세상!
 
 <span class="caption">그림 1-1: 게
 그림</span>
+
+### 실습
+
+해 본다.
 """
 MAIN_RS = (
     "// ANCHOR: all\n# #![allow(unused)]\n"
@@ -53,7 +59,8 @@ def built(make_book: BookMaker, tmp_path: Path) -> tuple[Path, BuildResult]:
             "src/foreword.md": "# 머리말\n\n책을 펴며.",
             "src/ch01-00.md": "# 첫 장\n\n들어가며.",
             "src/ch01-01.md": CH01_01,
-            "src/ch02-00.md": '# 두 번째 장\n\n<span class="filename">파일명: Cargo.toml</span>\n\n'
+            "src/ch02-00.md": "# Second Chapter\n\n"
+            '<span class="filename">파일명: Cargo.toml</span>\n\n'
             "```toml\n{{#include ../listings/ch01/Cargo.toml:2}}\n```\n",
             "listings/ch01/main.rs": MAIN_RS,
             "listings/ch01/Cargo.toml": '[package]\nname = "hello"\n',
@@ -62,7 +69,7 @@ def built(make_book: BookMaker, tmp_path: Path) -> tuple[Path, BuildResult]:
         images=["src/img/ferris.png"],
     )
     out = tmp_path / "out"
-    return out, kobook.build(root, ["pdf", "html"], out=out, cache_dir=tmp_path / "cache")
+    return out, kobook.build(root, ["pdf", "html", "epub"], out=out, cache_dir=tmp_path / "cache")
 
 
 def test_mdbook_builds_in_place(built: tuple[Path, BuildResult]) -> None:
@@ -90,3 +97,40 @@ def test_mdbook_builds_in_place(built: tuple[Path, BuildResult]) -> None:
     assert "{{#" not in chapter and "<Listing" not in chapter
     image = re.search(r'<img src="([^"]*ferris\.png)" alt="게 그림"', chapter)
     assert image is not None and (site / image.group(1)).is_file()
+
+
+def test_summary_titles_win_and_in_page_headings_stay_unnumbered(
+    built: tuple[Path, BuildResult],
+) -> None:
+    """SUMMARY.md's (translated) titles over the files' headings, in every table of contents;
+    mdBook numbers what SUMMARY.md lists, not the headings inside a page."""
+    out, result = built
+    replaced = sorted(
+        (d.location.file.name, d.location.line) for d in result.diagnostics if d.code == "LOAD005"
+    )
+    assert replaced == [("ch01-01.md", 1), ("ch02-00.md", 1)]
+    index = (out / "html" / "index.html").read_text(encoding="utf-8")
+    assert "두 번째 장" in index and "안녕, 세상!" in index
+    assert "Second Chapter" not in index and "Hello, World!" not in index
+    outline = [item.title for item in flat_outline(PdfReader(result.outputs["pdf"]).outline)]
+    assert "두 번째 장" in " ".join(outline) and "Second" not in " ".join(outline), outline
+    with zipfile.ZipFile(result.outputs["epub"]) as epub:
+        nav = next(epub.read(n).decode() for n in epub.namelist() if n.endswith("nav.xhtml"))
+    assert "두 번째 장" in nav and "Second Chapter" not in nav
+    # The heading keeps the id its own words gave it: links written for mdBook still land.
+    chapter = (out / "html" / "ch02-00.html").read_text(encoding="utf-8")
+    assert 'id="second-chapter"' in chapter
+    page = (out / "html" / "ch01-00.html").read_text(encoding="utf-8")
+    practice = re.search(r"<h3[^>]*>(.*?)</h3>", page, re.S)
+    assert practice is not None and practice.group(1).strip().startswith("실습<")
+    assert "data-number" not in practice.group(0) and "1.1.1" not in practice.group(1)
+    text = squash("\n".join(pdf_pages(result.outputs["pdf"])))
+    assert "1.1안녕,세상!" in text and "1.1.1실습" not in text
+
+
+def flat_outline(items: list) -> list:  # type: ignore[type-arg]
+    """A pypdf outline's items in order, nested lists opened."""
+    found = []
+    for item in items:
+        found += flat_outline(item) if isinstance(item, list) else [item]
+    return found

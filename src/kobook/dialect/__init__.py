@@ -63,7 +63,9 @@ class Unit:
 
     files: list[tuple[Path, int]]
     kind: str = "chapter"  # "chapter" | "preface" | "appendix"
-    title: str = ""  # the table of contents' title, used when the file has no ``#`` title
+    title: str = ""  # the table of contents' title (over the file's own: ``load/titles.py``)
+    # The table of contents' title of each further file (a section), by path.
+    section_titles: dict[Path, str] = field(default_factory=dict)
     part: str = ""  # the part this chapter opens
     number: int | None = None  # a number the source gives (distill ``section_number``)
 
@@ -74,6 +76,10 @@ class Layout:
 
     units: list[Unit]
     reason: str  # printed by the build: which file decided
+    table: str = ""  # the file whose titles name the chapters (``SUMMARY.md``), "" if none
+    # False: only the files' top headings are numbered (mdBook), unless the metadata
+    # says ``numbersections`` itself.
+    numbers_in_page: bool = True
     notes: list[Diagnostic] = field(default_factory=list)  # drafts skipped, ...
 
     def files(self) -> list[Path]:

@@ -38,6 +38,7 @@ from .splitting import (
     titled_by_front_matter,
     too_many,
 )
+from .titles import retitle, unnumbered_below_top
 
 
 def with_dialect_metadata(root: Path, config: Config) -> Config:
@@ -135,7 +136,9 @@ def book_from_layout(root: Path, config: Config, layout: Layout) -> Book:
         raise KobookError(
             "no chapters found", code="LOAD002", file=root, hint=layout.reason or "add chapters"
         )
-    chapters = [layout_chapter(unit, config) for unit in layout.units]
+    notes = list(layout.notes)
+    in_page = layout.numbers_in_page or "numbersections" in config.raw
+    chapters = [layout_chapter(unit, config, layout.table, notes, in_page) for unit in layout.units]
     too_many(chapters, limits.MAX_CHAPTERS)
     number_chapters(chapters)
     assign_ids(chapters, 1, True)
@@ -144,16 +147,24 @@ def book_from_layout(root: Path, config: Config, layout: Layout) -> Book:
         config=config,
         chapters=chapters,
         discovery=layout.reason,
-        notes=list(layout.notes),
+        notes=notes,
     )
 
 
-def layout_chapter(unit: Unit, config: Config) -> Chapter:
+def layout_chapter(
+    unit: Unit,
+    config: Config,
+    table: str = "",
+    notes: list[Diagnostic] | None = None,
+    in_page: bool = True,
+) -> Chapter:
     """One chapter from its files: nested files' headings go down a level per depth.
 
-    The chapter's title is its first file's ``#`` heading, else its front matter
-    ``title``, else the title the table of contents gives it (added as a ``#``
-    line so every later stage sees a titled chapter).
+    The chapter's title is the one the table of contents (``table``) gives it,
+    else its first file's ``#`` heading, else its front matter ``title`` (added
+    as a ``#`` line so every later stage sees a titled chapter); each section
+    file's top heading, likewise (``titles.py``; LOAD005 notes go to ``notes``).
+    ``in_page`` False: headings below each file's top one are not numbered.
     """
     parts: list[Lines] = []
     meta: dict[str, Any] = {}
@@ -162,6 +173,13 @@ def layout_chapter(unit: Unit, config: Config) -> Chapter:
         if index == 0:
             meta = dict(source.meta)
         lines = Lines.of(source.body, path, source.body_line + 1)
+        title = unit.section_titles.get(path) or (unit.title if index == 0 else "")
+        if table and title:
+            lines, note = retitle(lines, title, table)
+            if note is not None and notes is not None:
+                notes.append(note)
+        if not in_page:
+            lines = unnumbered_below_top(lines)
         parts.append(shift_heading_lines(lines, shift) if shift else lines)
     lines = Lines.join(parts)
     first = next((h for h in heading_levels(lines.text)), None)

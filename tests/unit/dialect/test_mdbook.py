@@ -140,7 +140,7 @@ def summarized(make_book: BookMaker) -> Book:
 def test_summary_orders_chapters_parts_prefix_and_suffix(summarized: Book) -> None:
     got = [(c.kind, c.number, c.title, c.part) for c in summarized.chapters]
     assert got == [
-        ("preface", None, "러스트 프로그래밍 언어", ""),
+        ("preface", None, "표지", ""),  # SUMMARY.md's title wins
         ("preface", None, "머리말", ""),
         ("chapter", 1, "시작하기", "시작하기"),
         ("chapter", 2, "소유권", "러스트 기본 지식"),

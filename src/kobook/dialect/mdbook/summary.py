@@ -160,6 +160,7 @@ def summary_layout(root: Path, summary: Path) -> Layout:
         if item.depth > 0 and current is not None:
             shift = max(0, item.depth + 1 - top_heading_level(path))
             current.files.append((path, shift))
+            current.section_titles.setdefault(path, item.title)
             sections += 1
             continue
         kind_of = "chapter" if item.depth >= 0 else "appendix" if after_list else "preface"
@@ -169,7 +170,9 @@ def summary_layout(root: Path, summary: Path) -> Layout:
     units = kept_units(units)
     chapters = len(units)
     reason = f"{shown}: {chapters} chapters, {parts} parts, {sections} sections"
-    return Layout(units=units, reason=reason, notes=notes)
+    return Layout(
+        units=units, reason=reason, notes=notes, table=shown.as_posix(), numbers_in_page=False
+    )
 
 
 def kept_units(units: list[Unit]) -> list[Unit]:
