@@ -12,6 +12,8 @@ from typing import Any
 
 from ....korean.hangul import has_hangul
 from ....parse.ast import attr, iter_nodes, stringify, walk
+from ..fontcoverage import covers
+from ..fonts import emoji_families
 from .base import Blocks
 
 
@@ -44,8 +46,18 @@ EMOJI_SPLIT = re.compile(f"({EMOJI.pattern})")
 
 
 def is_emoji_run(text: str) -> bool:
-    """True for runs the emoji font should draw (not arrows/℃ etc. text fonts have)."""
-    return any(ord(c) >= 0x1F000 or c in "\ufe0f\u200d" or 0x2600 <= ord(c) <= 0x27BF for c in text)
+    """True for runs the emoji font should draw (not arrows/℃ etc. text fonts have).
+
+    Of the symbols and dingbats (U+2600–27BF), only those the colour emoji font
+    draws: ☀ and ✅ are emoji, the ballot boxes ☐ ☒ of a task list are text.
+    """
+    if any(ord(c) >= 0x1F000 or c in "\ufe0f\u200d" for c in text):
+        return True
+    symbols = [c for c in text if 0x2600 <= ord(c) <= 0x27BF]
+    if not symbols:
+        return False
+    families = emoji_families()
+    return not families or any(covers(families[0], c) for c in symbols)
 
 
 def emoji(blocks: Blocks) -> Blocks:
