@@ -119,6 +119,41 @@ CASES = [
     ("div-fence", ":::", "unmatched :::", 5, ":::"),
     ("div-fence-opening", "문단 바로 다음 줄의\n::: note\n여는 표시.", "unmatched :::", 6, ":::"),
     ("dollars", "달러 두 개 $$ 만 남았다.", "leftover $$", 5, "$$"),
+    # Other dialects' syntax in a book built as pandoc Markdown (issue 29).
+    (
+        "mkdocs-admonition",
+        '!!! note "참고"\n    상자 안의 글.',
+        "MkDocs block marker !!!",
+        5,
+        "!!!",
+    ),
+    ("mkdocs-tab", '=== "탭"\n    탭 안의 글.', "MkDocs block marker ===", 5, "==="),
+    ("mkdocs-snippet", '--8<-- "shared.md"', "MkDocs snippet", 5, "--8<--"),
+    ("mkdocs-icon", "집 :material-home: 아이콘.", "Material icon :material-home:", 5, ":material"),
+    (
+        "quarto-shortcode",
+        "{{< include _common.qmd >}}",
+        "Quarto/Hugo shortcode {{< include … >}}",
+        5,
+        "{{<",
+    ),
+    ("hugo-shortcode", "{{% notice tip %}}", "shortcode {{< notice … >}}", 5, "{{%"),
+    ("bookdown-ref", r"그림 \@ref(fig:cars)을 보라.", "bookdown cross-reference", 5, "\\@ref"),
+    ("bookdown-part", "# (PART) 첫 부 {-}", "bookdown part marker (PART)", 5, "(PART)"),
+    (
+        "knitr-chunk",
+        '```{r cars, fig.cap="자동차"}\nplot(cars)\n```',
+        "code chunk ```{r}",
+        5,
+        "```",
+    ),
+    (
+        "quarto-chunk",
+        "```{python}\n#| label: fig-x\nprint(1)\n```",
+        "code chunk ```{python}",
+        5,
+        "```",
+    ),
 ]
 
 

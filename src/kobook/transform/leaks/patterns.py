@@ -1,5 +1,6 @@
 """What a leaked construct looks like: the patterns of each dialect's syntax (Liquid,
-kramdown, mdBook, Sphinx, d2lbook), their messages and hints, and one occurrence found."""
+kramdown, mdBook, MkDocs, Quarto/Hugo shortcodes, bookdown/knitr, Sphinx, d2lbook), their
+messages and hints, and one occurrence found."""
 
 from __future__ import annotations
 
@@ -16,6 +17,17 @@ LEAK_CODES = ("LEAK001", "LEAK002")
 NOT_BLANK_LINE = r"(?!\n[ \t]*\n)"
 KINDS: list[tuple[str, str]] = [
     ("mdbook", r"\{\{#(?P<n_mdbook>[A-Za-z_][\w-]*)[^{}]*\}\}"),
+    # Quarto's and Hugo's {{< name … >}} / {{% name … %}}: before Liquid's {{ … }}.
+    ("shortcode", r"\{\{[<%][ \t]*/?(?P<n_shortcode>[\w./-]+)(?:(?![>%]\}\})[^\n])*?[>%]\}\}"),
+    (
+        "mkdocs-block",
+        r"(?:^|(?<=\n))[ \t]*(?P<n_mkdocs_block>!!!|\?\?\?\+?|===)[ \t]+(?=[A-Za-z\"\u201c])",
+    ),
+    ("snippet", r"(?:--|\u2013|\u2014)8<(?:--|\u2013|\u2014)"),
+    ("icon", r"(?<![\w:]):(?P<n_icon>(?:material|fontawesome|octicons|simple)-[\w-]+):"),
+    ("bookdown-ref", r"\\?@ref\((?P<n_bookdown_ref>[\w:.-]+)\)"),
+    ("bookdown-part", r"\((?P<n_bookdown_part>PART|APPENDIX)\\?\*?\)"),
+    ("chunk", r"```\{(?P<n_chunk>[A-Za-z][\w.]*)"),
     (
         "liquid-tag",
         r"\{%-?[ \t\n]*(?P<n_liquid_tag>[A-Za-z_][\w.-]*)"
@@ -58,6 +70,13 @@ MESSAGES = {
     "d2l-tab": "d2lbook tab marker {construct} left in the text",
     "div-fence": "unmatched {construct} (a fenced div marker without its partner) left in the text",
     "dollars": "leftover {construct} (a math delimiter without its partner) left in the text",
+    "shortcode": "Quarto/Hugo shortcode {construct} left in the text",
+    "mkdocs-block": "MkDocs block marker {construct} left in the text (its body prints as code)",
+    "snippet": "MkDocs snippet {construct} left in the text",
+    "icon": "MkDocs Material icon {construct} left in the text",
+    "bookdown-ref": "bookdown cross-reference {construct} left in the text",
+    "bookdown-part": "bookdown part marker {construct} left in a heading",
+    "chunk": "code chunk {construct} left as inline code (pandoc reads no chunk options)",
 }
 HINTS = {
     "liquid-tag": "Liquid is not run by kobook: set `dialect: distill` in metadata.yaml "
@@ -76,6 +95,15 @@ HINTS = {
     "div-fence": "a fenced div is ::: {.class} … ::: after a blank line; add the partner "
     "or remove the stray :::",
     "dollars": "close the math with a second $$, or write a literal dollar sign as \\$",
+    "shortcode": "kobook runs no shortcodes: write the included text or the value itself",
+    "mkdocs-block": "set `dialect: mkdocs` in metadata.yaml (kobook import finds mkdocs.yml), "
+    "or write a fenced div ::: {.callout-note} … :::",
+    "snippet": "set `dialect: mkdocs` in metadata.yaml, or paste the file's text",
+    "icon": "set `dialect: mkdocs` in metadata.yaml (icons are left out with a note), "
+    "or write the word it stands for",
+    "bookdown-ref": "write a pandoc cross-reference instead: @fig:label, @tbl:label, @sec:label",
+    "bookdown-part": "remove the marker: a part is a heading of its own in kobook's layout",
+    "chunk": "write a fenced code block (```r or ```python); kobook shows code, it runs none",
 }
 
 
@@ -120,6 +148,10 @@ def construct(found: Found) -> str:
         return f'markdown="1" on <{found.name}>'
     if found.kind == "role":
         return f":{found.name}:`…`"
+    if found.kind == "shortcode":
+        return "{{< " + found.name + " … >}}"
+    if found.kind == "chunk":
+        return "```{" + found.name + "}"
     if found.kind == "d2l-tab":
         return "#@tab" if text.startswith("#@tab") else f":{found.name}:"
     return text if len(text) <= 40 else text[:37] + "…"

@@ -3,6 +3,7 @@ never searched), scanned for the patterns."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +19,8 @@ from .patterns import (
     strip_comments,
 )
 
+CHUNK_CODE = re.compile(r"^\{([A-Za-z][\w.]*)[ ,}]")
+
 
 def flatten(inlines: list[Node], notes: list[list[Node]], alt: bool = True) -> str:
     """What a reader sees of ``inlines`` (see the module docstring); notes are set aside."""
@@ -32,7 +35,8 @@ def flatten(inlines: list[Node], notes: list[list[Node]], alt: bool = True) -> s
             elif t in ("Space", "SoftBreak", "LineBreak"):
                 parts.append(" ")
             elif t == "Code":
-                parts.append(CODE_MARK)
+                chunk = CHUNK_CODE.match(c[1])  # ```{r} read as inline code by pandoc
+                parts.append(f"```{{{chunk.group(1)}" if chunk else CODE_MARK)
             elif t == "Math":
                 parts.append(MATH_MARK)
             elif t == "RawInline":
