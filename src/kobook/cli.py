@@ -216,14 +216,14 @@ def glossary_extract(
 @click.option(
     "--from",
     "dialect",
-    type=click.Choice(["auto", "distill", "mdbook", "markdown"]),
+    type=click.Choice(["auto", "distill", "mdbook", "mkdocs", "markdown"]),
     default="auto",
     show_default=True,
     help="The repository's format (auto: detect it).",
 )
 @click.option("--force", is_flag=True, help="Replace a metadata.yaml edited by hand.")
 def import_command(source: Path, to: Path | None, dialect: str, force: bool) -> None:
-    """Make a distill site, an mdBook book or Markdown files a kobook book (metadata.yaml)."""
+    """Make a distill site, an mdBook book, an MkDocs site or Markdown files a kobook book."""
     from .importer import import_repository
 
     result = import_repository(source, to=to, dialect=dialect, force=force)

@@ -49,6 +49,7 @@ DIALECTS: dict[str, str] = {
     "pandoc": "kobook.dialect.pandoc",
     "distill": "kobook.dialect.distill",
     "mdbook": "kobook.dialect.mdbook",
+    "mkdocs": "kobook.dialect.mkdocs",
 }
 
 
@@ -144,6 +145,16 @@ class Dialect:
         return lines
 
 
+def top_heading_level(path: Path) -> int:
+    """The level of the first ATX heading outside code in ``path`` (1 when it has none):
+    how far a nested page's headings must go down to sit under its chapter's."""
+    from ..files.reading import read_source
+    from ..source.headings import heading_levels
+
+    found = heading_levels(read_source(path).body)
+    return found[0][1] if found else 1
+
+
 def get_dialect(name: str, where: Location | None = None) -> Dialect:
     """The dialect called ``name`` (CFG015 for an unknown one)."""
     module = DIALECTS.get(name)
@@ -197,4 +208,5 @@ __all__ = [
     "book_dialect",
     "convert_book",
     "get_dialect",
+    "top_heading_level",
 ]

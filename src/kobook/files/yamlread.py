@@ -129,10 +129,19 @@ def yaml_children(node: yaml.Node) -> list[yaml.Node]:
     return []
 
 
-def parse_yaml(text: str, path: Path | None, what: str, code: str, *, line_offset: int = 0) -> Any:
-    """Load ``text`` with :class:`BookLoader`; bad YAML is a :class:`KobookError` at file:line."""
+def parse_yaml(
+    text: str,
+    path: Path | None,
+    what: str,
+    code: str,
+    *,
+    line_offset: int = 0,
+    loader: type[BookLoader] = BookLoader,
+) -> Any:
+    """Load ``text`` with :class:`BookLoader` (or a subclass, for another tool's own tags);
+    bad YAML is a :class:`KobookError` at file:line."""
     try:
-        return yaml.load(text, Loader=BookLoader)  # BookLoader is a SafeLoader
+        return yaml.load(text, Loader=loader)  # a SafeLoader
     except DuplicateKeyError as exc:
         first = exc.context_mark.line + 1 + line_offset if exc.context_mark else 0
         second = exc.problem_mark.line + 1 + line_offset if exc.problem_mark else 0

@@ -84,7 +84,7 @@ def import_repository(
 ) -> ImportResult:
     """Import the repository ``source`` (see the module docstring); raise KobookError on mistakes.
 
-    ``dialect``: ``auto`` (detect) or one of ``distill``, ``mdbook``, ``markdown``.
+    ``dialect``: ``auto`` (detect) or one of ``distill``, ``mdbook``, ``mkdocs``, ``markdown``.
     """
     root = source_folder(Path(source))
     detection = detect(root, dialect)

@@ -19,12 +19,13 @@ from ..load.discover import discover
 from ..model import Config
 
 # ``--from`` names → the ``dialect:`` value kobook builds with.
-DIALECT_OF = {"distill": "distill", "mdbook": "mdbook", "markdown": "pandoc"}
+DIALECT_OF = {"distill": "distill", "mdbook": "mdbook", "mkdocs": "mkdocs", "markdown": "pandoc"}
 FROM_CHOICES = ("auto", *DIALECT_OF)
 # What each one looks for, for the error when nothing matches.
 LOOKED_FOR = {
     "distill": "a Jekyll distill site (_config.yml and pages with 'layout: distill' front matter)",
     "mdbook": "an mdBook book (book.toml and src/SUMMARY.md)",
+    "mkdocs": "an MkDocs site (mkdocs.yml and its docs/ folder)",
     "markdown": "a pandoc Markdown book (book/*.md, or Markdown files at the top of the folder)",
 }
 
@@ -85,5 +86,5 @@ def detect(root: Path, wanted: str = "auto") -> Detection:
         code="IMP002",
         file=root,
         hint="point kobook import at the repository's top folder, or name the format "
-        "with --from distill | mdbook | markdown",
+        "with --from " + " | ".join(DIALECT_OF),
     )

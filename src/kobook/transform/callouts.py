@@ -97,6 +97,8 @@ def from_details(node: dict[str, Any], titles: dict[str, str]) -> dict[str, Any]
     summary = keyval(node["c"][0], "summary") or titles["details"]
     made = callout("details", text_inlines(summary), node["c"][1], node["c"][0][0])
     made["c"][1][0]["c"][0][2] = [["summary", summary]]  # the text, for parsing later
+    if "open" in node["c"][0][1]:  # shown open on the site (MkDocs ``???+``)
+        made["c"][0][1].append("open")
     return made
 
 

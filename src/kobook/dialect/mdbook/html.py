@@ -23,8 +23,8 @@ from pathlib import Path
 from ...boundary import has_scheme
 from ...errors import Location
 from ...model.origins import Lines, Origin
+from ...source.fences import code_lines
 from .. import Report
-from .fences import code_lines
 from .listings import html_attrs
 
 IMG = re.compile(r"<img\b(?P<attrs>[^>]*)>", re.IGNORECASE)

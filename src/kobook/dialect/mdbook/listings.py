@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from ...errors import Location
 from ...model.origins import Lines, Origin
+from ...source.fences import Fence, fence_line, language, opening
 from .. import Report
-from .fences import Fence, fence_line, language, opening
 
 # The tag may sit in a block quote; a quoted value may hold ">" (``Option<i32>``).
 LISTING_OPEN = re.compile(r"""^\s*(?:>\s*)*<Listing\b(?P<attrs>(?:"[^"]*"|'[^']*'|[^'">])*)>\s*$""")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 
 from ...model.origins import Lines
+from ...source.fences import code_lines
 from .. import Report
-from .fences import code_lines
 
 KEEP = re.compile(r"(`+)[^`].*?\1|<[^<>\n]*>|<!--.*?-->")
 BACKSLASH = re.compile(r"\\(.)")

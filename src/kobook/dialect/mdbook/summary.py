@@ -25,7 +25,7 @@ from urllib.parse import unquote
 
 from ...boundary import inside
 from ...errors import Diagnostic, Location
-from .. import Layout, Unit
+from .. import Layout, Unit, top_heading_level
 
 HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
 LIST_ITEM = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d+\.)[ \t]+")
@@ -92,15 +92,6 @@ def summary_entries(text: str) -> tuple[str, list[tuple[str, Entry | str]]]:
             depth = len(indents) - 1
         items.append(("link", Entry(link[0].strip(), link[1], number, depth)))
     return title, items
-
-
-def top_heading_level(path: Path) -> int:
-    """The level of the first ATX heading outside code in ``path`` (1 when it has none)."""
-    from ...files.reading import read_source
-    from ...source.headings import heading_levels
-
-    found = heading_levels(read_source(path).body)
-    return found[0][1] if found else 1
 
 
 def summary_layout(root: Path, summary: Path) -> Layout:

@@ -215,4 +215,49 @@
       if (!event.target.closest(".search")) { panel.hidden = true; }
     });
   }
+
+  /* Content tabs (MkDocs "=== 탭"): each .tab's label becomes a button; one tab shows at a
+     time.  Without the script every tab is shown under its label, as in print. */
+  document.querySelectorAll("div.tabset").forEach(function (set, setIndex) {
+    var tabs = Array.prototype.filter.call(set.children, function (c) {
+      return c.classList.contains("tab");
+    });
+    if (tabs.length < 2) { return; }
+    var bar = document.createElement("div");
+    bar.className = "tab-bar";
+    bar.setAttribute("role", "tablist");
+    var buttons = tabs.map(function (tab, index) {
+      var label = tab.querySelector(":scope > .tab-title");
+      var b = document.createElement("button");
+      b.type = "button";
+      b.setAttribute("role", "tab");
+      b.id = "tabset-" + setIndex + "-" + index;
+      b.textContent = label ? label.textContent.trim() : String(index + 1);
+      tab.setAttribute("role", "tabpanel");
+      tab.setAttribute("aria-labelledby", b.id);
+      bar.appendChild(b);
+      return b;
+    });
+    function show(chosen) {
+      tabs.forEach(function (tab, index) {
+        var on = index === chosen;
+        tab.hidden = !on;
+        buttons[index].setAttribute("aria-selected", on ? "true" : "false");
+        buttons[index].tabIndex = on ? 0 : -1;
+      });
+    }
+    buttons.forEach(function (b, index) {
+      b.addEventListener("click", function () { show(index); });
+      b.addEventListener("keydown", function (event) {
+        var step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+        if (!step) { return; }
+        var next = (index + step + tabs.length) % tabs.length;
+        show(next);
+        buttons[next].focus();
+      });
+    });
+    set.classList.add("tabbed");
+    set.insertBefore(bar, set.firstChild);
+    show(0);
+  });
 })();

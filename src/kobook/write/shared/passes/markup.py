@@ -104,6 +104,8 @@ def details_html(blocks: Blocks) -> Blocks:
             title = [i for b in body[0]["c"][1] for i in b.get("c", [])]
             body = body[1:]
         id_attr = f' id="{html.escape(ident, quote=True)}"' if ident else ""
+        if "open" in node["c"][0][1]:
+            id_attr += " open"
         return [
             raw_block("html", f'<details class="details"{id_attr}>'),
             raw_block("html", "<summary>"),

@@ -1,4 +1,5 @@
-"""Fenced code blocks as mdBook writes them: where they are, what their info string says.
+"""Fenced code blocks as CommonMark writes them (mdBook, MkDocs): where, and what their
+info string says.
 
 mdBook books put code blocks inside lists and block quotes too, so a fence
 may be indented or follow ``>`` markers; its closing fence uses the same
