@@ -15,6 +15,7 @@ import subprocess
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,12 @@ def pdf_pages(pdf: Path) -> list[str]:
         pages.pop()
     # No-break spaces (between 그림 and its number) read as spaces.
     return [unicodedata.normalize("NFC", p).replace("\u00a0", " ") for p in pages]
+
+
+def text_of(html: str) -> str:
+    """What a reader sees of an HTML page: no tags, scripts or styles, entities decoded."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", "", html, flags=re.S)
+    return unescape(re.sub(r"<[^>]+>", " ", html))
 
 
 def squash(text: str) -> str:
@@ -896,3 +903,21 @@ def site_headings(site: Path) -> list[str]:
         for _, inner in re.findall(r"<(h[1-3]|figcaption|caption)\b[^>]*>(.*?)</\1>", text, re.S):
             found.append(xhtml_text(re.sub(r'<a class="anchor"[^>]*>#</a>', "", inner)))
     return found
+
+
+DIALECT_BOOKS = Path(__file__).parent / "data" / "dialects"
+
+
+def imported_copy(folder: Path, dialect: str) -> Path:
+    """A copy of the fixture book ``tests/data/dialects/<dialect>`` in ``folder``, made a
+    kobook book by ``kobook import`` (which must recognise its format)."""
+    import shutil
+
+    from tests.e2e.test_cli import kobook as kobook_cli
+
+    root = folder / "book"
+    shutil.copytree(DIALECT_BOOKS / dialect, root)
+    result = kobook_cli("import", str(root))
+    assert result.returncode == 0, result.stderr
+    assert f"format: {dialect}" in result.stdout, result.stdout
+    return root

@@ -216,7 +216,7 @@ def glossary_extract(
 @click.option(
     "--from",
     "dialect",
-    type=click.Choice(["auto", "distill", "mdbook", "mkdocs", "markdown"]),
+    type=click.Choice(["auto", "distill", "mdbook", "mkdocs", "quarto", "markdown"]),
     default="auto",
     show_default=True,
     help="The repository's format (auto: detect it).",

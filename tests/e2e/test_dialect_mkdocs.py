@@ -8,14 +8,13 @@ from __future__ import annotations
 import re
 import shutil
 import zipfile
-from html import unescape
 from pathlib import Path
 
 import pytest
 
 import kobook
 from kobook.api import BuildResult
-from tests.checks import epubcheck, pdf_pages, squash
+from tests.checks import epubcheck, imported_copy, pdf_pages, squash, text_of
 from tests.e2e.test_cli import kobook as kobook_cli
 
 FIXTURE = Path(__file__).parent.parent / "data" / "dialects" / "mkdocs"
@@ -36,20 +35,9 @@ def count(pattern: str) -> int:
     return len(re.findall(pattern, pages(), re.M))
 
 
-def text_of(html: str) -> str:
-    """What a reader sees of an HTML page: no tags, no script, no style."""
-    html = re.sub(r"<(script|style)\b.*?</\1>", "", html, flags=re.S)
-    return unescape(re.sub(r"<[^>]+>", " ", html))
-
-
 @pytest.fixture(scope="module")
 def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("mkdocs") / "site"
-    shutil.copytree(FIXTURE, folder)
-    result = kobook_cli("import", str(folder))
-    assert result.returncode == 0, result.stderr
-    assert "format: mkdocs" in result.stdout
-    return folder
+    return imported_copy(tmp_path_factory.mktemp("mkdocs"), "mkdocs")
 
 
 @pytest.fixture(scope="module")

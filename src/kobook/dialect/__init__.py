@@ -50,6 +50,7 @@ DIALECTS: dict[str, str] = {
     "distill": "kobook.dialect.distill",
     "mdbook": "kobook.dialect.mdbook",
     "mkdocs": "kobook.dialect.mkdocs",
+    "quarto": "kobook.dialect.quarto",
 }
 
 
@@ -155,6 +156,22 @@ def top_heading_level(path: Path) -> int:
     return found[0][1] if found else 1
 
 
+def refuse_cycle(path: Path, chain: tuple[tuple[Path, int], ...], depth: int, what: str) -> None:
+    """DIA206 when including ``path`` at the last place of ``chain`` would include a file
+    into itself, or nest deeper than :data:`~kobook.limits.MAX_INCLUDE_DEPTH` (every
+    dialect's includes: mdBook's, MkDocs' snippets, Quarto's)."""
+    from .. import limits
+
+    cycle = path in {file for file, _ in chain}
+    if not cycle and depth < limits.MAX_INCLUDE_DEPTH:
+        return
+    why = "includes itself" if cycle else f"nests deeper than {limits.MAX_INCLUDE_DEPTH} levels"
+    file, line = chain[-1] if chain else (None, 0)
+    raise KobookError(
+        f"{what} {why}", code="DIA206", file=file, line=line, hint="break the cycle of includes"
+    )
+
+
 def get_dialect(name: str, where: Location | None = None) -> Dialect:
     """The dialect called ``name`` (CFG015 for an unknown one)."""
     module = DIALECTS.get(name)
@@ -208,5 +225,6 @@ __all__ = [
     "book_dialect",
     "convert_book",
     "get_dialect",
+    "refuse_cycle",
     "top_heading_level",
 ]

@@ -120,6 +120,29 @@ class BookLoader(yaml.SafeLoader):
 BookLoader.add_constructor("tag:yaml.org,2002:timestamp", BookLoader.construct_yaml_timestamp)
 
 
+class ToolLoader(BookLoader):
+    """:class:`BookLoader` for another tool's own files (``mkdocs.yml``, ``_quarto.yml``):
+    their tags (``!ENV [VAR, default]``, ``!!python/name:…``, ``!expr …``) are read, never
+    run: ``!ENV`` gives its default, any other tag its text (or nothing)."""
+
+
+def _env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.SequenceNode) and len(node.value) > 1:
+        return loader.construct_object(node.value[-1])
+    return None
+
+
+def _tag_text(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        return loader.construct_scalar(node)
+    return None
+
+
+ToolLoader.add_constructor("!ENV", _env)
+ToolLoader.add_multi_constructor("tag:yaml.org,2002:python/", _tag_text)
+ToolLoader.add_multi_constructor("!", _tag_text)
+
+
 def yaml_children(node: yaml.Node) -> list[yaml.Node]:
     """The nodes directly inside ``node`` (a mapping's keys and values)."""
     if isinstance(node, yaml.SequenceNode):

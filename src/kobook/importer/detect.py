@@ -19,13 +19,20 @@ from ..load.discover import discover
 from ..model import Config
 
 # ``--from`` names → the ``dialect:`` value kobook builds with.
-DIALECT_OF = {"distill": "distill", "mdbook": "mdbook", "mkdocs": "mkdocs", "markdown": "pandoc"}
+DIALECT_OF = {
+    "distill": "distill",
+    "mdbook": "mdbook",
+    "mkdocs": "mkdocs",
+    "quarto": "quarto",
+    "markdown": "pandoc",
+}
 FROM_CHOICES = ("auto", *DIALECT_OF)
 # What each one looks for, for the error when nothing matches.
 LOOKED_FOR = {
     "distill": "a Jekyll distill site (_config.yml and pages with 'layout: distill' front matter)",
     "mdbook": "an mdBook book (book.toml and src/SUMMARY.md)",
     "mkdocs": "an MkDocs site (mkdocs.yml and its docs/ folder)",
+    "quarto": "a Quarto book (_quarto.yml with a book: section)",
     "markdown": "a pandoc Markdown book (book/*.md, or Markdown files at the top of the folder)",
 }
 

@@ -39,7 +39,7 @@ COMMENTS: dict[str, str] = {
     "chapters": "the chapter files in reading order",
     "bibliography": "BibTeX files the citations come from",
     "original": "the work this book translates: printed on the title page",
-    "dialect": "the sources' format, read as it is: pandoc, distill, mdbook, mkdocs",
+    "dialect": "the sources' format, read as it is: pandoc, distill, mdbook, mkdocs, quarto",
 }
 LICENCE_FILES = ("LICENSE", "LICENCE", "COPYING", "COPYRIGHT")
 # A licence file's opening words → its SPDX identifier (checked in this order).

@@ -13,37 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ...boundary import inside
 from ...errors import KobookError
 from ...files.reading import read_text
-from ...files.yamlread import BookLoader, parse_yaml
+from ...files.yamlread import ToolLoader, parse_yaml
 
 NAMES = ("mkdocs.yml", "mkdocs.yaml")
 MAX_INHERIT = 8  # INHERIT chains longer than this are a loop or a mistake
-
-
-class MkDocsLoader(BookLoader):
-    """:class:`BookLoader` that reads MkDocs' tags without running them."""
-
-
-def _env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
-    """``!ENV VAR`` / ``!ENV [VAR, default]``: the default (kobook reads no environment)."""
-    if isinstance(node, yaml.SequenceNode) and len(node.value) > 1:
-        return loader.construct_object(node.value[-1])
-    return None
-
-
-def _ignored(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.ScalarNode):
-        return loader.construct_scalar(node)
-    return None
-
-
-MkDocsLoader.add_constructor("!ENV", _env)
-MkDocsLoader.add_multi_constructor("tag:yaml.org,2002:python/", _ignored)
-MkDocsLoader.add_multi_constructor("!", _ignored)
 
 
 def config_file(root: Path) -> Path | None:
@@ -60,7 +36,7 @@ def read_config(root: Path) -> dict[str, Any]:
 
 
 def _read(path: Path, root: Path, depth: int) -> dict[str, Any]:
-    data = parse_yaml(read_text(path), path, path.name, "DIA301", loader=MkDocsLoader)
+    data = parse_yaml(read_text(path), path, path.name, "DIA301", loader=ToolLoader)
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -95,7 +95,8 @@ HINTS = {
     "div-fence": "a fenced div is ::: {.class} … ::: after a blank line; add the partner "
     "or remove the stray :::",
     "dollars": "close the math with a second $$, or write a literal dollar sign as \\$",
-    "shortcode": "kobook runs no shortcodes: write the included text or the value itself",
+    "shortcode": "set `dialect: quarto` in metadata.yaml (kobook import finds _quarto.yml), "
+    "or write the included text or the value itself",
     "mkdocs-block": "set `dialect: mkdocs` in metadata.yaml (kobook import finds mkdocs.yml), "
     "or write a fenced div ::: {.callout-note} … :::",
     "snippet": "set `dialect: mkdocs` in metadata.yaml, or paste the file's text",
@@ -103,7 +104,8 @@ HINTS = {
     "or write the word it stands for",
     "bookdown-ref": "write a pandoc cross-reference instead: @fig:label, @tbl:label, @sec:label",
     "bookdown-part": "remove the marker: a part is a heading of its own in kobook's layout",
-    "chunk": "write a fenced code block (```r or ```python); kobook shows code, it runs none",
+    "chunk": "set `dialect: quarto` in metadata.yaml (cells are shown, not run), "
+    "or write a fenced code block (```r or ```python)",
 }
 
 
