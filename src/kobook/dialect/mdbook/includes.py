@@ -32,13 +32,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ... import limits
 from ...boundary import inside
-from ...errors import KobookError, Location
+from ...errors import Location
 from ...files.reading import read_bytes, unify_newlines
 from ...model.expansion import Expansion
 from ...model.origins import Lines, Origin
-from .. import Report
+from .. import Report, refuse_cycle
 
 DIRECTIVE = re.compile(
     r"\\\{\{#[^}]*\}\}|\{\{\s*#(?P<name>[A-Za-z0-9_]+)\s*(?P<args>[^}]*?)\s*\}\}"
@@ -204,20 +203,7 @@ class Includer:
             )
             return Lines(f"[include not found: {written}]", (origin,))
         chain = (*stack, origin)
-        cycle = path in {file for file, _ in chain}
-        if cycle or depth >= limits.MAX_INCLUDE_DEPTH:
-            why = (
-                "includes itself"
-                if cycle
-                else f"nests deeper than {limits.MAX_INCLUDE_DEPTH} levels"
-            )
-            raise KobookError(
-                f"{{{{#{name} {written}}}}} {why}",
-                code="DIA206",
-                file=origin[0],
-                line=origin[1],
-                hint="break the cycle of includes",
-            )
+        refuse_cycle(path, chain, depth, f"{{{{#{name} {written}}}}}")
         selection = parse_selection(spec if sep else None)
         taken = select(file_lines, selection, every_section=name == "rustdoc_include")
         if taken is None:

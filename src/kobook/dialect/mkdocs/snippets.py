@@ -22,13 +22,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ... import limits
 from ...boundary import inside
-from ...errors import KobookError, Location
+from ...errors import Location
 from ...files.reading import read_bytes, unify_newlines
 from ...model.expansion import Expansion
 from ...model.origins import Lines, Origin
-from .. import Report
+from .. import Report, refuse_cycle
 
 LINE = re.compile(
     r"^(?P<indent>[ \t]*)(?P<escape>;?)-{1,}8<-{1,}[ \t]+(?P<q>[\"'])(?P<path>.+?)(?P=q)[ \t]*$"
@@ -138,14 +137,7 @@ class Snippets:
             )
             return Lines(f"[snippet not found: {written}]", (origin,))
         here = (*chain, origin)
-        if path in {file for file, _ in here} or depth >= limits.MAX_INCLUDE_DEPTH:
-            raise KobookError(
-                f"snippet {written} includes itself or nests too deep",
-                code="DIA206",
-                file=origin[0],
-                line=origin[1],
-                hint="break the cycle of snippets",
-            )
+        refuse_cycle(path, here, depth, f"snippet {written}")
         lines = unify_newlines(read_bytes(path).decode("utf-8", errors="replace")).split("\n")
         if lines and lines[-1] == "":
             lines.pop()
