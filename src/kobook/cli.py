@@ -12,6 +12,7 @@ import click
 
 from . import __version__
 from .errors import Diagnostic, KobookError, printable
+from .importer.detect import DIALECT_OF
 from .write.registry import formats as registry_formats
 from .write.registry import pdf_engines
 
@@ -216,7 +217,7 @@ def glossary_extract(
 @click.option(
     "--from",
     "dialect",
-    type=click.Choice(["auto", "distill", "mdbook", "mkdocs", "quarto", "markdown"]),
+    type=click.Choice(["auto", *DIALECT_OF]),
     default="auto",
     show_default=True,
     help="The repository's format (auto: detect it).",

@@ -51,6 +51,7 @@ DIALECTS: dict[str, str] = {
     "mdbook": "kobook.dialect.mdbook",
     "mkdocs": "kobook.dialect.mkdocs",
     "quarto": "kobook.dialect.quarto",
+    "bookdown": "kobook.dialect.bookdown",
 }
 
 
@@ -144,6 +145,10 @@ class Dialect:
     def convert(self, chapter: Chapter, lines: Lines, report: Report, book: Book) -> Lines:
         """One chapter's text in pandoc Markdown, each line with its origin."""
         return lines
+
+    def arrange(self, book: Book) -> None:
+        """Change the loaded chapters where the format marks structure inside the text
+        (bookdown's ``# (PART)`` headings): called once, at the end of loading."""
 
 
 def top_heading_level(path: Path) -> int:

@@ -24,6 +24,7 @@ DIALECT_OF = {
     "mdbook": "mdbook",
     "mkdocs": "mkdocs",
     "quarto": "quarto",
+    "bookdown": "bookdown",
     "markdown": "pandoc",
 }
 FROM_CHOICES = ("auto", *DIALECT_OF)
@@ -33,6 +34,7 @@ LOOKED_FOR = {
     "mdbook": "an mdBook book (book.toml and src/SUMMARY.md)",
     "mkdocs": "an MkDocs site (mkdocs.yml and its docs/ folder)",
     "quarto": "a Quarto book (_quarto.yml with a book: section)",
+    "bookdown": "a bookdown book (_bookdown.yml, or index.Rmd with site: bookdown)",
     "markdown": "a pandoc Markdown book (book/*.md, or Markdown files at the top of the folder)",
 }
 

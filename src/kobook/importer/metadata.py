@@ -39,7 +39,8 @@ COMMENTS: dict[str, str] = {
     "chapters": "the chapter files in reading order",
     "bibliography": "BibTeX files the citations come from",
     "original": "the work this book translates: printed on the title page",
-    "dialect": "the sources' format, read as it is: pandoc, distill, mdbook, mkdocs, quarto",
+    "dialect": "the sources' format, read in place: pandoc, distill, mdbook, mkdocs, quarto, "
+    "bookdown",
 }
 LICENCE_FILES = ("LICENSE", "LICENCE", "COPYING", "COPYRIGHT")
 # A licence file's opening words → its SPDX identifier (checked in this order).
@@ -98,7 +99,7 @@ def gather(root: Path, detection: Detection, dialect: Dialect) -> Gathered:
         values["translators"] = translators
     layout = dialect.layout(root, Config(raw=dict(stated)))
     found.layout = layout
-    files = layout.files() if layout is not None else discover(root, Config(raw={})).files
+    files = layout.files() if layout is not None else discover(root, Config(raw=dict(stated))).files
     guessed = guess_language(files)
     lang = str(stated.get("lang") or "").strip()
     values["lang"] = lang or guessed

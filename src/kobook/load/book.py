@@ -70,7 +70,7 @@ def load_book(root: Path, config: Config | None = None) -> Book:
     dialect = book_dialect(config)
     layout = None if config.get("chapters") else dialect.layout(root, config)
     if layout is not None:
-        return titled(book_from_layout(root, config, layout))
+        return titled(arranged(book_from_layout(root, config, layout)))
     found_files = discover(root, config)
     if not found_files.files:
         raise KobookError(
@@ -108,7 +108,14 @@ def load_book(root: Path, config: Config | None = None) -> Book:
         config.raw["title"] = title
     number_chapters(chapters)
     assign_ids(chapters, level, len(sources) > 1)
-    return titled(Book(root=root, config=config, chapters=chapters, discovery=found_files.reason))
+    book = Book(root=root, config=config, chapters=chapters, discovery=found_files.reason)
+    return titled(arranged(book))
+
+
+def arranged(book: Book) -> Book:
+    """``book`` as its dialect arranges it (parts marked in the text)."""
+    book_dialect(book.config).arrange(book)
+    return book
 
 
 def titled(book: Book) -> Book:

@@ -19,14 +19,26 @@ from ..parse.ast import attr, walk
 from .context import REF_ID, Context, Target
 
 
+def lookup(key: str, ctx: Context) -> Target | None:
+    """The target ``key`` names; ``sec:intro`` also names a heading whose id is ``intro``
+    (bookdown's ``\\@ref(intro)``, a heading ``{#intro}`` written for HTML anchors)."""
+    found = ctx.targets.get(key)
+    if found is None and key.startswith("sec:"):
+        heading = ctx.targets.get(key[4:])
+        found = heading if heading is not None and heading.kind == "sec" else None
+    return found
+
+
 def find_target(key: str, ctx: Context) -> tuple[Target | None, str]:
     """The target for ``key`` and the Hangul text glued after it (``fig:a를`` → a, 를)."""
-    if key in ctx.targets:
-        return ctx.targets[key], ""
+    found = lookup(key, ctx)
+    if found is not None:
+        return found, ""
     for cut in range(len(key) - 1, 0, -1):
         rest = key[cut:]
-        if key[:cut] in ctx.targets and has_hangul(rest[0]):
-            return ctx.targets[key[:cut]], rest
+        found = lookup(key[:cut], ctx)
+        if found is not None and has_hangul(rest[0]):
+            return found, rest
     return None, ""
 
 

@@ -102,9 +102,11 @@ HINTS = {
     "snippet": "set `dialect: mkdocs` in metadata.yaml, or paste the file's text",
     "icon": "set `dialect: mkdocs` in metadata.yaml (icons are left out with a note), "
     "or write the word it stands for",
-    "bookdown-ref": "write a pandoc cross-reference instead: @fig:label, @tbl:label, @sec:label",
-    "bookdown-part": "remove the marker: a part is a heading of its own in kobook's layout",
-    "chunk": "set `dialect: quarto` in metadata.yaml (cells are shown, not run), "
+    "bookdown-ref": "set `dialect: bookdown` in metadata.yaml (kobook import finds _bookdown.yml), "
+    "or write a cross-reference: [-@fig:label] prints the number alone",
+    "bookdown-part": "set `dialect: bookdown` in metadata.yaml: (PART) and (APPENDIX) headings "
+    "then open parts",
+    "chunk": "set `dialect: quarto` or `bookdown` in metadata.yaml (cells are shown, not run), "
     "or write a fenced code block (```r or ```python)",
 }
 
