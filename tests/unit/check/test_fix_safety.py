@@ -420,3 +420,26 @@ def test_cli_diff_exit_code_and_read_only_message(make_book: BookMaker) -> None:
     assert "book/01.md:1:1: error CHK005 not written: file is read-only" in result.stdout
     assert "Traceback" not in result.stderr
     assert read(root) == "# 장\n\nGPU을 쓴다.\n"
+
+
+def test_other_dialects_syntax_keeps_its_quotes(make_book: BookMaker) -> None:
+    """Shortcodes, Liquid tags, Quarto attributes and chunk headers need straight quotes
+    (issue 29): the prose beside them is fixed, they stay byte for byte."""
+    kept = [
+        '{{< video "https://example.com/a.mp4" >}}',
+        '{% include figure.liquid path="a.png" caption="그림" %}',
+        '{{% notice "tip" %}}',
+        '![캡션](a.png){#fig-x fig-alt="설명" width="50%"}',
+        '::: {.callout-note title="제목"}',
+        '```{r label, fig.cap="캡션"}',
+        '#| fig-cap: "그림"',
+    ]
+    text = (
+        f'# 장\n\n그는 "좋다"고 했다. {kept[0]} 그리고 {kept[1]}.\n\n{kept[2]}\n\n{kept[3]}\n\n'
+        f"{kept[4]}\n본문.\n:::\n\n{kept[5]}\n{kept[6]}\nplot(1)\n```\n"
+    )
+    root = fix_book(make_book, {"book/01.md": text})
+    fixed = read(root)
+    assert "“좋다”" in fixed
+    for construct in kept:
+        assert construct in fixed, construct
