@@ -18,12 +18,17 @@ from ..errors import KobookError
 from ..files.reading import read_yaml
 from ..model.config import Config, key_line, sub_key_line
 from ..write.registry import pdf_engines
+from .pandocmeta import pandoc_forms
 from .schema import Where, check_nested
 
 # key -> (accepted python types, description).  "str|list" keys are normalised to lists.
 PANDOC_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "title": ((str,), "book title"),
     "subtitle": ((str,), "subtitle"),
+    "identifier": (
+        (list,),
+        "identifiers: [{scheme: ISBN, text: 978-…}] (the EPUB's dc:identifier)",
+    ),
     "author": ((str, list), "author or list of authors"),
     "date": ((str, int, float, datetime.date), "date"),
     "lang": ((str,), "BCP 47 language, e.g. ko-KR"),
@@ -114,7 +119,10 @@ def validate(data: dict[str, Any], path: Path | None, text: str = "") -> None:
     """Check known keys' types, misspelt kobook keys, then the values (``schema.py``).
 
     Raises a :class:`KobookError` at the key's line for the first mistake found.
+    pandoc's structured ``title``, ``creator`` and ``identifier`` are first read as
+    kobook's plain keys (``pandocmeta.py``).
     """
+    pandoc_forms(data)
     known = {**PANDOC_KEYS, **KOBOOK_KEYS}
     for key, value in data.items():
         key = str(key)

@@ -310,7 +310,8 @@ def metadata(book: Book) -> dict[str, Any]:
         "lang": config.lang,
         "author": list(config.authors),
         "toc-title": config.words.word("contents"),
-        "identifier": [{"scheme": "UUID", "text": f"urn:uuid:{book_uuid(book)}"}],
+        "identifier": config.get("identifier")
+        or [{"scheme": "UUID", "text": f"urn:uuid:{book_uuid(book)}"}],
     }
     if config.get("subtitle"):
         meta["subtitle"] = str(config.get("subtitle"))
@@ -318,9 +319,9 @@ def metadata(book: Book) -> dict[str, Any]:
         meta["creator"] = [{"role": "trl", "text": name} for name in config.translators]
     if config.get("description"):
         meta["description"] = str(config.get("description"))
-    licence = (config.original or {}).get("licence")
-    if licence:
-        meta["rights"] = str(licence)
+    rights = config.get("rights") or (config.original or {}).get("licence")
+    if rights:
+        meta["rights"] = str(rights)
     epoch = config.output_epoch
     if epoch is not None:
         import datetime
