@@ -119,3 +119,45 @@ def test_the_same_repository_offline(repo: Path, server: ImageServer) -> None:
     text = "\n".join(pdf_pages(repo / "dist" / "book.pdf"))
     assert "그림 없음" in text and server.url("/pixel.png") in text.replace("\n", "")
     assert server.total == 0
+
+
+SPLIT_BOOK = {
+    "title.yaml": (
+        "---\ntitle:\n- type: main\n  text: 흩어진 판독기\n"
+        "- type: subtitle\n  text: 폴더에 나뉜 장\n"
+        "creator:\n- role: author\n  text: 김작가\n- role: translator\n  text: 박번역\n"
+        "identifier:\n- scheme: ISBN\n  text: 978-89-0000-000-0\nlang: ko-KR\n...\n"
+    ),
+    "ch01/intro.markdown": "# 처음\n\n첫 장이다.\n",
+    "ch02/next.markdown": "# 다음\n\n둘째 장이다.\n",
+    "ch02/aside.markdown": "# 곁가지\n\n목록에 없는 장.\n",
+    "README.md": "# 책\n\n```sh\npandoc -o book.epub --toc title.yaml \\\n"
+    "  ch01/intro.markdown ch02/next.markdown\n```\n",
+}
+
+
+def test_a_book_in_sub_folders_imports_and_builds_as_its_readme_says(tmp_path: Path) -> None:
+    """Chapters in sub-folders, .markdown files, title.yaml with pandoc's structured
+    title and creators, the order in the README's pandoc command (issue 29)."""
+    import zipfile
+
+    from tests.checks import epubcheck
+    from tests.e2e.test_cli import kobook as kobook_cli
+
+    root = tmp_path / "book"
+    for name, text in SPLIT_BOOK.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    imported = kobook_cli("import", str(root))
+    assert imported.returncode == 0, imported.stderr
+    assert "the pandoc command in README.md:4" in imported.stdout
+    built = kobook_cli("build", "epub", "--project", str(root), "-q")
+    assert built.returncode == 0, built.stderr
+    epub = root / "dist" / "book.epub"
+    assert epubcheck(epub) == []
+    with zipfile.ZipFile(epub) as archive:
+        opf = archive.read("EPUB/content.opf").decode()
+        text = "".join(archive.read(n).decode() for n in archive.namelist() if n.endswith("xhtml"))
+    assert ">흩어진 판독기</dc:title>" in opf and "978-89-0000-000-0" in opf
+    assert "김작가" in opf and "박번역" in opf
+    assert text.index("첫 장이다") < text.index("둘째 장이다") and "곁가지" not in text

@@ -138,6 +138,10 @@ class Dialect:
         ``_config.yml``): defaults that ``metadata.yaml`` overrides."""
         return {}
 
+    def stated_in(self, root: Path) -> str:
+        """Where :meth:`metadata`'s values come from, for messages ("book.toml")."""
+        return self.metadata_file
+
     def layout(self, root: Path, config: Config) -> Layout | None:
         """The chapters and their order, or None for kobook's discovery (``discover.py``)."""
         return None

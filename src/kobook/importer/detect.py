@@ -56,7 +56,10 @@ def dialect_named(name: str) -> Dialect:
 def sign_of(name: str, root: Path) -> str | None:
     """Why ``root`` looks like ``name``'s repository, or None."""
     if name == "markdown":
-        found = discover(root, Config(raw={}))
+        dialect = dialect_named(name)
+        stated = dialect.metadata(root)
+        sources = {"chapters": dialect.stated_in(root)} if stated.get("chapters") else {}
+        found = discover(root, Config(raw=stated, sources=sources))
         if not found.files:
             return None
         return found.reason.split(" (")[0]

@@ -109,6 +109,8 @@ def gather(root: Path, detection: Detection, dialect: Dialect) -> Gathered:
         found.notes["lang"] = f"the repository says {lang}, but the text reads as {guessed}"
     if layout is None:
         values["chapters"] = [relative(path, root) for path in files]
+        if stated.get("chapters") and dialect.stated_in(root):
+            found.notes["chapters"] = f"from {dialect.stated_in(root)}"
     else:
         found.notes["chapters"] = f"from {layout.reason}"
     bibliography = stated.get("bibliography") or bib_files(root)

@@ -52,6 +52,8 @@ def with_dialect_metadata(root: Path, config: Config) -> Config:
         text = where.read_text(encoding="utf-8", errors="replace") if where else ""
         validate(stated, where, text)
         config.raw.update(stated)
+        source = dialect.stated_in(root)
+        config.sources.update({key: source for key in stated if source})
     return config
 
 

@@ -45,11 +45,13 @@ def is_repository_paper(path: Path) -> bool:
 
 
 def markdown_in(folder: Path, *, recursive: bool = False, root: Path | None = None) -> list[Path]:
-    """The Markdown files in ``folder``; with ``root``, each must resolve inside it (SEC001)."""
-    pattern = "**/*.md" if recursive else "*.md"
+    """The Markdown files (``.md``, ``.markdown``) in ``folder``, in path order; with
+    ``root``, each must resolve inside it (SEC001)."""
+    prefix = "**/" if recursive else ""
+    candidates = [*folder.glob(f"{prefix}*.md"), *folder.glob(f"{prefix}*.markdown")]
     found = sorted(
         p
-        for p in folder.glob(pattern)
+        for p in candidates
         if p.is_file()
         and not p.name.startswith((".", "_"))
         and not is_repository_paper(p)
@@ -102,6 +104,9 @@ def discover(root: Path, config: Config) -> Discovery:
     """The chapter files in reading order, with the reason they were chosen."""
     if config.get("chapters"):
         files = listed_files(root, config)
+        where = config.sources.get("chapters")
+        if where:
+            return Discovery(files, f"{len(files)} file(s), in the order of {where}")
         return Discovery(files, f"{len(files)} file(s) listed under 'chapters:' in metadata.yaml")
     absent = "no 'chapters:' in metadata.yaml"
     book_dir = root / "book"

@@ -26,6 +26,9 @@ class Config:
     path: Path | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     text: str = ""  # the file's text as read: the line of a key is found in it
+    # key -> where a value metadata.yaml does not give came from ("book.toml", "the pandoc
+    # command in README.md:12"): what the build reports as the reason.
+    sources: dict[str, str] = field(default_factory=dict)
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.raw.get(key, default)

@@ -60,5 +60,5 @@ def test_chapter_where_names_the_file_of_each_line() -> None:
 def test_unknown_dialect_is_an_error_not_a_traceback() -> None:
     assert isinstance(get_dialect("pandoc"), Dialect)
     with pytest.raises(KobookError) as caught:
-        get_dialect("quarto")
+        get_dialect("sphinx")
     assert caught.value.diagnostic.code == "CFG015"

@@ -39,6 +39,11 @@ class Bookdown(Dialect):
     def metadata(self, root: Path) -> dict[str, Any]:
         return book_metadata(root)
 
+    def stated_in(self, root: Path) -> str:
+        if (root / "_bookdown.yml").is_file():
+            return "_bookdown.yml (rmd_files) and index.Rmd"
+        return "the folder's .Rmd files (bookdown's rule) and index.Rmd"
+
     def convert(self, chapter: Chapter, lines: Lines, report: Report, book: Book) -> Lines:
         return Cells(report).convert(convert_text(lines, report))
 
