@@ -6,7 +6,6 @@ is left for the reader, the EPUB passes epubcheck, and ``check --fix`` keeps the
 from __future__ import annotations
 
 import re
-import shutil
 import zipfile
 from pathlib import Path
 
@@ -15,7 +14,6 @@ import pytest
 import kobook
 from kobook.api import BuildResult
 from tests.checks import epubcheck, imported_copy, pdf_pages, squash, text_of
-from tests.e2e.test_cli import kobook as kobook_cli
 
 FIXTURE = Path(__file__).parent.parent / "data" / "dialects" / "mkdocs"
 FOREIGN = re.compile(r"!!!|\?\?\?|===|8<|\{:|:material-|:smile:|markdown=")
@@ -107,16 +105,3 @@ def test_every_pdf_engine_prints_it(root: Path, built: BuildResult, engine: str)
         assert squash(words) in flat, (engine, words)
     assert squash("여러 쪽이 함께 쓰는 문단이다.") in flat and "mkdocs.yml" in text
     assert not FOREIGN.search(text), FOREIGN.search(text)
-
-
-def test_check_fix_keeps_mkdocs_syntax(root: Path, tmp_path: Path) -> None:
-    copy = tmp_path / "site"
-    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("dist*"))
-    marker = re.compile(r"^\s*(?:!!!|\?\?\?\+?|===|--8<--|\*\[).*$|\{:[^}]*\}", re.M)
-    before = {p: marker.findall(p.read_text("utf-8")) for p in copy.rglob("*.md")}
-    result = kobook_cli("check", "--fix", "--project", str(copy))
-    assert "Traceback" not in result.stderr
-    after = {p: marker.findall(p.read_text("utf-8")) for p in copy.rglob("*.md")}
-    assert after == before
-    assert "“좋다”" in (copy / "docs" / "index.md").read_text("utf-8")  # prose was fixed
-    assert sum(len(v) for v in before.values()) >= 12
