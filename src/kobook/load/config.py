@@ -17,8 +17,8 @@ from typing import Any
 from ..errors import KobookError
 from ..files.reading import read_yaml
 from ..model.config import Config, key_line, sub_key_line
+from ..model.pandocmeta import pandoc_forms
 from ..write.registry import pdf_engines
-from .pandocmeta import pandoc_forms
 from .schema import Where, check_nested
 
 # key -> (accepted python types, description).  "str|list" keys are normalised to lists.
@@ -120,7 +120,7 @@ def validate(data: dict[str, Any], path: Path | None, text: str = "") -> None:
 
     Raises a :class:`KobookError` at the key's line for the first mistake found.
     pandoc's structured ``title``, ``creator`` and ``identifier`` are first read as
-    kobook's plain keys (``pandocmeta.py``).
+    kobook's plain keys (``model/pandocmeta.py``).
     """
     pandoc_forms(data)
     known = {**PANDOC_KEYS, **KOBOOK_KEYS}

@@ -8,7 +8,7 @@ from pathlib import Path
 from kobook.dialect.pandoc import DIALECT
 from kobook.dialect.pandoc.command import arguments, book_command, logical_lines
 from kobook.load.book import load_book
-from kobook.load.pandocmeta import pandoc_forms
+from kobook.model.pandocmeta import pandoc_forms
 from tests.conftest import BookMaker
 
 TITLE = (

@@ -5,7 +5,7 @@ files is read as defaults that ``metadata.yaml`` overrides (``command.py``):
 the chapter list of its own ``pandoc`` call (README, Makefile, build script),
 and the metadata files that call reads (``title.yaml``, ``--metadata-file``,
 a ``title.txt`` holding only a YAML block), whose structured ``title:`` and
-``creator:`` are pandoc's own forms (``load/pandocmeta.py``).
+``creator:`` are pandoc's own forms (``model/pandocmeta.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from ...files.frontmatter import split_front_matter
 from ...files.reading import read_text
 from ...files.yamlread import parse_yaml
-from ...load.pandocmeta import pandoc_forms
+from ...model.pandocmeta import pandoc_forms
 from .. import Dialect
 from .command import Command, book_command
 
