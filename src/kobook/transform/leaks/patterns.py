@@ -15,6 +15,12 @@ LEAK_CODES = ("LEAK001", "LEAK002")
 # ---------------------------------------------------------------- the patterns
 
 NOT_BLANK_LINE = r"(?!\n[ \t]*\n)"
+# knitr's and Quarto's cell engines: ```{r}, ```{python} … (not ```{v2} or any braces).
+CHUNK_ENGINES = (
+    r"(?:r|R|python|python3|julia|ojs|bash|sh|sql|rcpp|Rcpp|stan|js|mermaid|dot|cpp|c|"
+    r"fortran|ruby|perl|octave|sas|stata|asis|css|tikz|node|scala|lua|groovy)"
+)
+CHUNK_HEADER = re.compile(r"^\{(" + CHUNK_ENGINES + r")(?:[ ,][^{}]*)?\}")
 KINDS: list[tuple[str, str]] = [
     ("mdbook", r"\{\{#(?P<n_mdbook>[A-Za-z_][\w-]*)[^{}]*\}\}"),
     # Quarto's and Hugo's {{< name … >}} / {{% name … %}}: before Liquid's {{ … }}.
@@ -27,7 +33,7 @@ KINDS: list[tuple[str, str]] = [
     ("icon", r"(?<![\w:]):(?P<n_icon>(?:material|fontawesome|octicons|simple)-[\w-]+):"),
     ("bookdown-ref", r"\\?@ref\((?P<n_bookdown_ref>[\w:.-]+)\)"),
     ("bookdown-part", r"\((?P<n_bookdown_part>PART|APPENDIX)\\?\*?\)"),
-    ("chunk", r"```\{(?P<n_chunk>[A-Za-z][\w.]*)"),
+    ("chunk", r"```\{(?P<n_chunk>" + CHUNK_ENGINES + r")\b"),
     (
         "liquid-tag",
         r"\{%-?[ \t\n]*(?P<n_liquid_tag>[A-Za-z_][\w.-]*)"

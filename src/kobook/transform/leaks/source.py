@@ -8,13 +8,12 @@ import re
 
 from ...source import SourceDoc
 from ...source.inline import code_span, math_span
-from .patterns import MDBOOK_LINE, START_TAG, TAB_LINE, Found, scan
+from .patterns import CHUNK_HEADER, MDBOOK_LINE, START_TAG, TAB_LINE, Found, scan
 
 # ----------------------------------------------------------- the source side
 
 FENCE_LINE = re.compile(r"^((?:[ \t]*>)*[ \t]{0,3})(:{3,})(.*)$")
 ATX_LINE = re.compile(r"^(?:[ \t]*>)*[ \t]{0,3}#{1,6}(?:[ \t]|$)")
-CHUNK_INFO = re.compile(r"^\{([A-Za-z][\w.]*)[ ,}]")
 TAG_LINE = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:</?[A-Za-z][^<>]*>[ \t]*)+$")
 
 
@@ -125,7 +124,7 @@ def source_leaks(doc: SourceDoc, masked: str | None = None) -> list[Found]:
         if token.type not in ("fence", "code_block") or not token.map:
             continue
         first = token.map[0] + (1 if token.type == "fence" else 0)
-        chunk = CHUNK_INFO.match(token.info) if token.type == "fence" else None
+        chunk = CHUNK_HEADER.match(token.info.strip()) if token.type == "fence" else None
         if chunk:  # ```{r label}: a fence to CommonMark, inline code to pandoc
             out.append(in_code(doc, token.map[0], token.markup, "chunk", chunk.group(1)))
         lines = token.content.split("\n")

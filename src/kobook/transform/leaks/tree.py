@@ -3,11 +3,11 @@ never searched), scanned for the patterns."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from .patterns import (
+    CHUNK_HEADER,
     CODE_MARK,
     MATH_MARK,
     MDBOOK_LINE,
@@ -18,8 +18,6 @@ from .patterns import (
     scan,
     strip_comments,
 )
-
-CHUNK_CODE = re.compile(r"^\{([A-Za-z][\w.]*)[ ,}]")
 
 
 def flatten(inlines: list[Node], notes: list[list[Node]], alt: bool = True) -> str:
@@ -35,8 +33,10 @@ def flatten(inlines: list[Node], notes: list[list[Node]], alt: bool = True) -> s
             elif t in ("Space", "SoftBreak", "LineBreak"):
                 parts.append(" ")
             elif t == "Code":
-                chunk = CHUNK_CODE.match(c[1])  # ```{r} read as inline code by pandoc
-                parts.append(f"```{{{chunk.group(1)}" if chunk else CODE_MARK)
+                # ```{r} … ``` read as inline code by pandoc: the header, then the code.
+                chunk = CHUNK_HEADER.match(c[1])
+                cell = chunk and c[1][chunk.end() :].strip()
+                parts.append(f"```{{{chunk.group(1)}" if chunk and cell else CODE_MARK)
             elif t == "Math":
                 parts.append(MATH_MARK)
             elif t == "RawInline":
