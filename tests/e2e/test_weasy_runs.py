@@ -209,7 +209,7 @@ def test_a_book_stylesheet_counting_across_chapters_is_one_process(
     assert joins == []
 
 
-def test_a_missing_glyph_in_a_run_fails_the_build_once_counted(
+def test_a_missing_glyph_fails_before_layout_and_is_counted_once_in_runs(
     make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(planning, "MIN_WEIGHT", 0.0)
@@ -218,11 +218,11 @@ def test_a_missing_glyph_in_a_run_fails_the_build_once_counted(
     joins = spy(monkeypatch, parallel, "join", lambda *args: args[1])
     with pytest.raises(kobook.KobookError) as info:
         kobook.build(project, ["pdf"], out=tmp_path / "out")
-    assert len(joins) == 1  # laid out in runs, then refused
+    assert joins == []  # refused before any layout (issue 29: seconds, not minutes)
     assert info.value.code == "GLYPH001"
     assert "U+F0000" in str(info.value) and "03-c.md:3" in str(info.value)
-    assert "drawn 1×" in str(info.value)  # the run's own count, not the parent's too
     assert not (tmp_path / "out" / "book.pdf").exists()
     result = kobook.build(project, ["pdf"], out=tmp_path / "kept", keep_going=True)
-    assert result.outputs["pdf"].is_file()
-    assert [d.code for d in result.diagnostics].count("GLYPH001") == 1
+    assert len(joins) == 1 and result.outputs["pdf"].is_file()  # laid out in runs
+    glyphs = [d for d in result.diagnostics if d.code == "GLYPH001"]
+    assert len(glyphs) == 1 and "drawn 1×" in glyphs[0].message  # the run's own count

@@ -25,6 +25,7 @@ from ...cache import Cache
 from ...errors import Diagnostic, KobookError
 from ...model import Book, Doc
 from ..shared.common import atomic_output
+from ..shared.glyphs import missing_glyphs, refuse_missing, text_chars
 from ..shared.setup import PrintSetup, print_setup
 from ..shared.workdir import Assets, compiler_workdir
 from .diagnostics import latex_error, missing_characters
@@ -57,6 +58,8 @@ def write_pdf(
         )
     assets = Assets(cache.root, book.root)
     setup = setup or print_setup(book, cache)
+    if not keep_going:  # a TeX run would end in the same GLYPH001
+        refuse_missing(missing_glyphs(book, text_chars(docs), setup.fonts, "XeLaTeX"))
     latex, problems = render_latex(book, docs, cache, trusted=trusted, assets=assets, setup=setup)
     workdir = compiler_workdir(cache.root, out, "latex", "LaTeX working folder")
     assets.link(workdir)

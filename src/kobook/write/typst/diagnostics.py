@@ -4,13 +4,10 @@ file and line, a limit placed at the book's own template, characters no font has
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from ...errors import Diagnostic, KobookError, Location
 from ...model import Book
 from ..shared.common import chapter_at
-from ..shared.fontcoverage import covers, fallback_family
-from ..shared.fonts import FontSet
 from .passes import CHAPTER_MARK, TEMPLATES
 
 # --- The compiler ----------------------------------------------------------------------
@@ -62,24 +59,3 @@ def limit_error(book: Book, error: KobookError) -> KobookError:
         file=own if own.is_file() else book.config.path,
         hint=error.diagnostic.hint,
     )
-
-
-def missing_glyphs(book: Book, chars: set[str], fonts: FontSet) -> list[Diagnostic]:
-    """GLYPH001 for each character of the text no installed font has (Typst would draw
-    tofu: it falls back through every font it knows, so only these are lost)."""
-    stacks = [*fonts.serif, *fonts.sans, *fonts.mono, *fonts.emoji]
-    problems = []
-    for char in sorted(chars):
-        if char.isspace() or ord(char) < 0x80 or unicodedata.category(char) in ("Cf", "Mn", "Cc"):
-            continue
-        if any(covers(f, char) for f in stacks) or fallback_family(char):
-            continue
-        problems.append(
-            Diagnostic(
-                "GLYPH001",
-                f"Typst: no installed font has '{char}' (U+{ord(char):04X})",
-                book.locate(char),
-                "install a font that has it (kobook doctor), or replace the character",
-            )
-        )
-    return problems

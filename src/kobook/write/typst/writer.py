@@ -29,11 +29,12 @@ from ...cache import Cache
 from ...errors import Diagnostic, KobookError
 from ...model import Book, Doc
 from ..shared.common import atomic_output
+from ..shared.glyphs import missing_glyphs, refuse_missing
 from ..shared.mathsvg import math_family
 from ..shared.setup import PrintSetup, print_setup
 from ..shared.workdir import Assets, compiler_workdir
 from . import compiler
-from .diagnostics import diagnostic_of, limit_error, missing_glyphs
+from .diagnostics import diagnostic_of, limit_error
 from .template import render_typst
 
 
@@ -52,15 +53,9 @@ def write_pdf(
     workdir = compiler_workdir(cache.root, out, "typst", "Typst working folder")
     assets = Assets(cache.root, book.root)
     rendered = render_typst(book, docs, cache, assets, workdir, setup)
-    missing = missing_glyphs(book, rendered.chars, setup.fonts)
-    if missing and not keep_going:
-        raise KobookError.summarising(
-            f"{len(missing)} character(s) have no glyph in any installed font; "
-            "the PDF was not written",
-            "GLYPH001",
-            missing,
-            "see the list below; --keep-going writes the PDF anyway",
-        )
+    missing = missing_glyphs(book, rendered.chars, setup.fonts, "Typst")
+    if not keep_going:
+        refuse_missing(missing)
     source, problems = rendered.source, rendered.problems
     assets.link(workdir)
     main = workdir / "book.typ"

@@ -31,6 +31,7 @@ from ..shared.common import (
     part_titles,
     toc_entries,
 )
+from ..shared.glyphs import missing_glyphs, refuse_missing, text_chars
 from ..shared.latexmeta import sides
 from ..shared.layout import PageLayout
 from ..shared.mathsvg import MathError, math_font, math_key, render_math, undrawn
@@ -349,6 +350,8 @@ def write_pdf(
     here when the caller has none).
     """
     setup = setup or print_setup(book, cache)
+    if not keep_going:  # minutes of layout would end in the same GLYPH001
+        refuse_missing(missing_glyphs(book, text_chars(docs), setup.fonts, "WeasyPrint"))
     import weasyprint
 
     install()
