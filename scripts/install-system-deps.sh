@@ -38,6 +38,9 @@ has_font_named "NanumMyeongjo" || need fonts-nanum
 # The default math font of both PDF engines (else STIX Two Math, bundled with ziamath).
 has_font_named "Latin Modern Math" || need fonts-lmodern
 has_font_named "emoji" || need fonts-noto-color-emoji
+# Scripts translations quote in their examples (the Rust book's strings hold Hindi, Thai,
+# Hebrew and Arabic): every engine falls back to these instead of drawing boxes.
+for lang in hi th he ar; do has_font_lang "$lang" || { need fonts-noto-core; break; }; done
 ldconfig -p 2>/dev/null | grep -c 'libpango-1.0.so' >/dev/null || need libpango-1.0-0 libpangoft2-1.0-0
 ldconfig -p 2>/dev/null | grep -c 'libharfbuzz-subset' >/dev/null || need libharfbuzz-subset0
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need python3-venv python3-pip

@@ -12,7 +12,6 @@ from typing import Any
 from ...boundary import within
 from ...cache import Cache
 from ...errors import Diagnostic, Location
-from ...korean.hangul import has_hangul
 from ...model import Book, Doc
 from ...parse.ast import (
     copy_tree,
@@ -24,13 +23,13 @@ from ...parse.ast import (
     walk,
 )
 from ..shared import passes
-from ..shared.fontcoverage import covers, fallback_family
 from ..shared.imagefiles import convert_image, emoji_image
 from ..shared.layout import points
 from ..shared.sanitize import sanitize_blocks
 from ..shared.setup import PrintSetup
 from ..shared.tables import table_widths
 from ..shared.workdir import Assets
+from .fallback import fallback_fonts
 from .screen import (
     Policy,
     screen_blocks,
@@ -301,36 +300,6 @@ def images(blocks: Blocks, root: Path, cache: Cache, assets: Assets, roots: list
     return blocks
 
 
-def fallback_fonts(blocks: Blocks, main: str, used: dict[str, str]) -> Blocks:
-    """Characters the Latin text font lacks → ``{\\kofbN X}`` from a font that has them."""
-
-    def action(node: dict[str, Any]) -> Any:
-        if node["t"] != "Str":
-            return None
-        text = node["c"]
-        if text.isascii() or all(has_hangul(c) or covers(main, c) for c in text):
-            return None
-        out: list[dict[str, Any]] = []
-        buffer = ""
-        for char in text:
-            family = None
-            if not (char.isspace() or has_hangul(char) or covers(main, char)):
-                family = fallback_family(char)
-            if family is None:
-                buffer += char
-                continue
-            if buffer:
-                out.append({"t": "Str", "c": buffer})
-                buffer = ""
-            command = used.setdefault(family, f"kofb{chr(ord('A') + len(used))}")
-            out.append(raw_inline("latex", f"{{\\{command} {latex_escape(char)}}}"))
-        if buffer:
-            out.append({"t": "Str", "c": buffer})
-        return out
-
-    return walk(blocks, action)
-
-
 CJK_CHAR = re.compile(
     "[\u2e80-\u9fff\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0002ffff]"
 )
@@ -401,6 +370,7 @@ def prepare(
     main_font: str,
     setup: PrintSetup,
     *,
+    mono_font: str = "",
     policy: Policy | None = None,
     assets: Assets | None = None,
     part: str = "",
@@ -438,7 +408,7 @@ def prepare(
     blocks = images(blocks, book.root, cache, assets, list(setup.folders))
     if book.config.language in XECJK_LANGUAGES:
         blocks = cjk_spaces(blocks)
-    blocks = fallback_fonts(blocks, main_font, fallbacks)
+    blocks = fallback_fonts(blocks, main_font, mono_font, fallbacks)
     mark = raw_block("latex", f"{CHAPTER_MARK}{doc.chapter.id}")
     return [mark, *part_page(part), *chapter_counter(doc), *blocks]
 

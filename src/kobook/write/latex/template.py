@@ -21,7 +21,7 @@ from ...parse.pandoc import run_pandoc
 from ...version import __version__
 from ..shared import passes
 from ..shared.common import part_titles
-from ..shared.fonts import fontconfig, squashed
+from ..shared.fonts import FontSet, fontconfig, squashed
 from ..shared.latexmeta import (
     BEGIN_INCLUDES,
     END_INCLUDES,
@@ -83,6 +83,11 @@ def hex_color(value: Any, default: str) -> str:
     return named.get(text.lower(), default)
 
 
+def cjk_mono(fonts: FontSet) -> str:
+    """The monospace family that draws Hangul (the first one that is not ``monofont``)."""
+    return next((f for f in fonts.mono if f != fonts.named.get("monofont")), fonts.mono[0])
+
+
 def template_variables(
     book: Book,
     fallbacks: dict[str, str],
@@ -97,7 +102,7 @@ def template_variables(
         (f for f in fonts.serif if f != fonts.named.get("mainfont")), fonts.serif[0]
     )
     hangul_sans = next((f for f in fonts.sans if f != fonts.named.get("sansfont")), fonts.sans[0])
-    hangul_mono = next((f for f in fonts.mono if f != fonts.named.get("monofont")), fonts.mono[0])
+    hangul_mono = cjk_mono(fonts)
     size = layout.font_size
     stretch = layout.line_height / 1.2
     title_line = layout.heading_line_height * layout.heading_points(1)
@@ -357,6 +362,7 @@ def render_latex(
     fallbacks: dict[str, str] = {}
     fonts = setup.fonts
     main_font = str(fonts.named.get("mainfont") or fonts.serif[0])
+    mono_font = str(fonts.named.get("monofont") or cjk_mono(fonts))
     blocks: Blocks = [raw_block("latex", DEFINITIONS)]
     parts = part_titles(docs, book.config.words)
     for doc in docs:
@@ -371,6 +377,7 @@ def render_latex(
             policy=policy,
             assets=assets,
             part=parts.get(doc.chapter.id, ""),
+            mono_font=mono_font,
         )
     config = book.config
     settings = class_settings(config, book)
