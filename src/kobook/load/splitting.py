@@ -174,7 +174,7 @@ def split_chapters(
                 continue  # a \newpage before the first heading is no chapter
             # Text before any heading: a chapter only when it is a book of one chapter.
             kind = "chapter" if len(starts) == 1 and level == 1 else "preface"
-            title = title or first_words(body) if kind == "chapter" else preface_title
+            title = title or untitled(path, body) if kind == "chapter" else preface_title
         chapters.append(
             Chapter(
                 id="",
@@ -199,15 +199,20 @@ def shows_nothing(lines: list[str]) -> bool:
     )
 
 
-def first_words(lines: list[str]) -> str:
-    """A title for untitled text: its first heading's text (any level), else its first words."""
-    for line in lines:
-        if line.strip():
-            heading = ATX.match(line)
-            if heading:
-                return strip_markup(clean_title(heading.group(2))[0])
-            return line.strip()[:40]
-    return ""
+def untitled(path: Path, lines: list[str]) -> str:
+    """A title for a file with no ``#`` title: its first heading of any level, else its
+    name as MkDocs makes one (``03-memory_use.md`` → "Memory use"), else its first line's
+    words, cut at a word, never inside one."""
+    heading = next((ATX.match(line) for line in lines if ATX.match(line)), None)
+    if heading is not None:
+        return strip_markup(clean_title(heading.group(2))[0])
+    name = re.sub(r"^[\d\s._-]+", "", path.stem).replace("-", " ").replace("_", " ").strip()
+    if name:
+        return name[0].upper() + name[1:]
+    words = " ".join(next((line for line in lines if line.strip()), "").split())
+    if len(words) <= 40:
+        return words
+    return words[:40].rsplit(" ", 1)[0] + "…"
 
 
 def strip_markup(title: str) -> str:

@@ -8,8 +8,10 @@ from pathlib import Path
 import pypandoc
 import pytest
 
+from kobook.load.book import load_book
 from kobook.load.titles import pandoc_id, retitle, unnumbered_below_top
 from kobook.model.origins import Lines
+from tests.conftest import BookMaker
 
 TITLES = [
     "Common Collections",
@@ -67,3 +69,13 @@ def test_headings_below_the_top_one_are_unnumbered() -> None:
         "",
         "#### 더 {.unnumbered}",
     ]
+
+
+def test_a_file_without_a_title_is_named_after_its_file(make_book: BookMaker) -> None:
+    """Not its first line cut at 40 characters (issue 29)."""
+    long = "이 파일은 제목 없이 바로 본문으로 시작하는 아주 긴 첫 문장을 가지고 있다."
+    root = make_book(
+        {"book/01-memory_use.md": long + "\n", "book/02.md": "### 작은 제목\n\n본문\n"}
+    )
+    titles = [c.title for c in load_book(root).chapters]
+    assert titles == ["Memory use", "작은 제목"]
