@@ -6,8 +6,11 @@ and print their output.  pandoc's Markdown reads neither header (the cell
 became inline code and swallowed the prose after it).  kobook runs no code:
 
 - a cell is shown as a code block in its language, its ``#|`` lines taken out;
-- ``include: false`` / ``echo: false`` cells (setup code, or code whose output
-  is the point) are not shown: their output would need the code run;
+- a labelled cell with a caption (``fig-cap``, ``lst-cap``: its output is referred
+  to) is a numbered listing with that caption, whatever ``echo`` says, and
+  references to its label name the listing (``@fig-plot`` → ``@lst:plot``,
+  :attr:`Cells.renamed`): the book shows the code that draws the figure;
+- other ``include: false`` / ``echo: false`` cells (setup code) are left out;
 - a cell that only calls ``knitr::include_graphics("a.png")`` is the figure it
   draws: ``![fig.cap](a.png){#fig:label width=…}``, numbered like any figure;
 - an escaped ```` ```{{python}} ```` is a code block showing the cell as written.
@@ -22,7 +25,7 @@ from dataclasses import dataclass, field
 
 from ..errors import Location
 from ..model.origins import Lines, Origin
-from ..source.fences import opening
+from ..source.fences import opening, quote_attr
 from . import Report
 
 HEADER = re.compile(r"^\{(?P<engine>[A-Za-z][\w.]*)(?P<rest>[^{}]*)\}\s*$")
@@ -32,6 +35,8 @@ GRAPHICS = re.compile(
     r"^\s*(?:knitr::)?include_graphics\(\s*(?:c\((?P<many>[^()]*)\)|(?P<one>\"[^\"]*\"|'[^']*'))"
 )
 STRING = re.compile(r"\"([^\"]*)\"|'([^']*)'")
+CAPTIONS = ("fig-cap", "lst-cap", "tbl-cap")
+LABEL_KIND = re.compile(r"^(?:fig|lst|tbl)[-:]")
 LANGUAGES = {"r": "r", "python": "python", "julia": "julia", "ojs": "javascript", "bash": "bash"}
 
 
@@ -125,6 +130,9 @@ class Cells:
 
     def __init__(self, report: Report) -> None:
         self.report = report
+        # A captioned cell's label → the listing id it became (``fig-plot`` → ``lst:plot``):
+        # references to the figure it would draw name the code that draws it.
+        self.renamed: dict[str, str] = {}
 
     def convert(self, lines: Lines) -> Lines:
         if "```" not in lines.text and "~~~" not in lines.text:
@@ -190,12 +198,19 @@ class Cells:
             self.report.count("include_graphics figure")
             return [f"{prefix}{line}" if line else "" for line in figure]
         self.note(Location(origin[0], origin[1]))
+        language = LANGUAGES.get(cell.engine, cell.engine)
+        closing = block[-1] if len(block) > 1 and block[-1].strip().startswith(marker[0]) else ""
+        caption = next((cell.options[k] for k in CAPTIONS if cell.options.get(k)), "")
+        if cell.label and caption:  # its output is referred to: the code, as a listing
+            name = LABEL_KIND.sub("", cell.label)
+            self.renamed[cell.label] = f"lst:{name}"
+            self.report.count("captioned cell shown as a listing")
+            attrs = f'.{language} #lst:{name} caption="{quote_attr(caption)}"'
+            return [f"{prefix}{marker}{{{attrs}}}", *kept, closing or f"{prefix}{marker}"]
         if false(cell.options.get("include")) or false(cell.options.get("echo")):
             self.report.count("code cell hidden")
             return []
         self.report.count("code cell shown")
-        language = LANGUAGES.get(cell.engine, cell.engine)
-        closing = block[-1] if len(block) > 1 and block[-1].strip().startswith(marker[0]) else ""
         return [f"{prefix}{marker}{language}", *kept, closing or f"{prefix}{marker}"]
 
     def note(self, where: Location) -> None:

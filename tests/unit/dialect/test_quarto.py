@@ -105,3 +105,14 @@ def test_cells_are_shown_hidden_or_figures() -> None:
 def test_an_escaped_cell_shows_its_header() -> None:
     text, _ = cells("```{{python}}\nprint(1)\n```\n")
     assert text.split("\n") == ["````", "```{python}", "print(1)", "```", "````", ""]
+
+
+def test_a_captioned_cell_is_a_listing_its_references_follow(make_book: BookMaker) -> None:
+    text = (
+        "# 가\n\n@fig-plot는 코드다.\n\n```{python}\n#| label: fig-plot\n"
+        '#| fig-cap: "그래프"\n#| echo: false\nplot(1)\n```\n'
+    )
+    book, _ = converted(project(make_book, {"a.qmd": text}))
+    body = book.chapters[1].text
+    assert "@lst:plot는" in body and '```{.python #lst:plot caption="그래프"}' in body
+    assert "plot(1)" in body  # shown although echo is false: its figure is referred to

@@ -45,7 +45,9 @@ class Bookdown(Dialect):
         return "the folder's .Rmd files (bookdown's rule) and index.Rmd"
 
     def convert(self, chapter: Chapter, lines: Lines, report: Report, book: Book) -> Lines:
-        return Cells(report).convert(convert_text(lines, report))
+        cells = Cells(report)
+        lines = cells.convert(lines)
+        return convert_text(lines, report, cells.renamed)
 
     def arrange(self, book: Book) -> None:
         arrange_parts(book)

@@ -33,12 +33,16 @@ BEGIN = re.compile(r"^\s*\\begin\{(?P<env>equation\*?|align\*?|gather\*?)\}\s*$"
 INLINE_CODE = re.compile(r"(`+)[^`].*?\1")
 
 
-def reference(match: re.Match[str]) -> str:
+def reference(match: re.Match[str], renamed: dict[str, str]) -> str:
+    """``[-@kind:label]``; a chunk's figure shown as its code names the listing instead."""
+    label = match.group("label")
+    if match.group("kind") == "fig" and label in renamed:
+        return f"[-@{renamed[label]}]"
     kind = KIND.get(match.group("kind") or "", "sec")
-    return f"[-@{kind}:{match.group('label')}]"
+    return f"[-@{kind}:{label}]"
 
 
-def prose(text: str, report: Report) -> str:
+def prose(text: str, report: Report, renamed: dict[str, str]) -> str:
     pieces: list[str] = []
     done = 0
     for match in INLINE_CODE.finditer(text):
@@ -47,7 +51,7 @@ def prose(text: str, report: Report) -> str:
         done = match.end()
     pieces.append(text[done:])
     for index in range(0, len(pieces), 2):
-        piece, count = REF.subn(reference, pieces[index])
+        piece, count = REF.subn(lambda m: reference(m, renamed), pieces[index])
         report.count("\\@ref", count)
         piece, count = FIGURE_LABEL.subn(
             lambda m: (
@@ -61,8 +65,9 @@ def prose(text: str, report: Report) -> str:
     return "".join(pieces)
 
 
-def convert_text(lines: Lines, report: Report) -> Lines:
-    """``lines`` with bookdown's references, labels and labelled equations converted."""
+def convert_text(lines: Lines, report: Report, renamed: dict[str, str] | None = None) -> Lines:
+    """``lines`` with bookdown's references, labels and labelled equations converted;
+    ``renamed``: chunk labels whose figure is shown as its code (``..chunks``)."""
     if "\\@ref" not in lines.text and "(\\#" not in lines.text:
         return lines
     texts = lines.text.split("\n")
@@ -78,7 +83,7 @@ def convert_text(lines: Lines, report: Report) -> Lines:
             )
             report.count("table label")
             continue
-        texts[index] = prose(text, report)
+        texts[index] = prose(text, report, renamed or {})
     texts, origins = equations(texts, origins, code, report)
     return Lines("\n".join(texts), tuple(origins))
 

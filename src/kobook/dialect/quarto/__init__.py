@@ -62,7 +62,10 @@ class Quarto(Dialect):
         root = book.root.resolve()
         meta = {**read_project(root), **chapter.meta}
         text = QuartoText(root, report, book.expansion, meta, variables(root))
-        return Cells(report).convert(text.convert(lines))
+        lines = text.includes(lines, 0, ())
+        cells = Cells(report)
+        lines = cells.convert(lines)
+        return text.rewrite(lines, cells.renamed)
 
 
 DIALECT = Quarto()

@@ -64,9 +64,12 @@ class QuartoText:
         self.budget = budget
         self.meta = meta
         self.variables = variables
+        self.renamed: dict[str, str] = {}
 
-    def convert(self, lines: Lines, depth: int = 0, chain: tuple[Origin, ...] = ()) -> Lines:
-        lines = self.includes(lines, depth, chain)
+    def rewrite(self, lines: Lines, renamed: dict[str, str]) -> Lines:
+        """Labels, references, shortcodes and tab panels of a chapter whose includes are
+        resolved; ``renamed``: cell labels that became listing ids (``..chunks``)."""
+        self.renamed = renamed
         texts = lines.text.split("\n")
         code = code_lines(texts)
         for index, text in enumerate(texts):
@@ -91,6 +94,10 @@ class QuartoText:
             text, count = LABEL.subn(r"\1\2:", text)
             self.report.count("label", count)
         if "@" in text:
+            for label, ident in self.renamed.items():
+                # a Korean particle may follow the label (@fig-plot는)
+                pattern = rf"(?<![\w@`])(-?@){re.escape(label)}(?![A-Za-z0-9_-])"
+                text = re.sub(pattern, rf"\g<1>{ident}", text)
             text, count = REFERENCE.subn(lambda m: m.group(1) + m.group(2).lower() + ":", text)
             self.report.count("cross-reference", count)
         if "{{<" in text:
@@ -169,7 +176,7 @@ class QuartoText:
         text = unify_newlines(read_bytes(path).decode("utf-8", errors="replace")).rstrip("\n")
         self.budget.spend(len(text.encode("utf-8")), "includes", here)
         self.report.count("{{< include >}}")
-        return self.convert(Lines.of(text, path), depth + 1, here)
+        return self.includes(Lines.of(text, path), depth + 1, here)
 
     # ------------------------------------------------------------ tab panels
 
