@@ -116,3 +116,10 @@ def test_a_captioned_cell_is_a_listing_its_references_follow(make_book: BookMake
     body = book.chapters[1].text
     assert "@lst:plot는" in body and '```{.python #lst:plot caption="그래프"}' in body
     assert "plot(1)" in body  # shown although echo is false: its figure is referred to
+
+
+def test_a_chapter_entry_with_text_titles_its_chapter(make_book: BookMaker) -> None:
+    yml = YML.replace("    - a.qmd\n", "    - href: a.qmd\n      text: 번역한 제목\n")
+    book = load_book(project(make_book, {"a.qmd": "# Original Title\n"}, yml))
+    assert book.chapters[1].title == "번역한 제목"
+    assert [n.code for n in book.notes] == ["LOAD005"]

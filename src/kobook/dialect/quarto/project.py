@@ -4,8 +4,9 @@
 chapters: […]}`` opens a part (``part: part.qmd`` takes its title from that
 file's heading); ``book.appendices`` are the appendices.  ``index.qmd`` and any
 file whose title heading is ``{.unnumbered}`` are unnumbered (a preface before
-the first numbered chapter, back matter after).  Notebooks (``.ipynb``) are
-listed with a warning: kobook reads Markdown only.
+the first numbered chapter, back matter after).  An item ``{href: a.qmd, text:
+제목}`` titles its chapter (over the file's heading, as every table of contents).
+Notebooks (``.ipynb``) are listed with a warning: kobook reads Markdown only.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ class Chapters:
     def warn(self, message: str) -> None:
         self.notes.append(Diagnostic("DIA402", message, Location(self.where), "", "warning"))
 
-    def add(self, written: Any, part: str = "", appendix: bool = False) -> None:
+    def add(self, written: Any, part: str = "", appendix: bool = False, title: str = "") -> None:
         path = self.page(written)
         if path is None:
             return
@@ -144,14 +145,14 @@ class Chapters:
         else:
             kind = "chapter"
             self.numbered_seen = True
-        self.units.append(Unit(files=[(path, 0)], kind=kind, part=part))
+        self.units.append(Unit(files=[(path, 0)], kind=kind, part=part, title=title))
 
     def items(self, items: Any, appendix: bool = False) -> None:
         for item in items if isinstance(items, list) else []:
             if isinstance(item, dict) and "part" in item:
                 self.part(item, appendix)
-            elif isinstance(item, dict) and "href" in item:
-                self.add(item.get("href"), appendix=appendix)
+            elif isinstance(item, dict) and "href" in item:  # {href: a.qmd, text: 제목}
+                self.add(item.get("href"), appendix=appendix, title=str(item.get("text") or ""))
             else:
                 self.add(item, appendix=appendix)
 
@@ -178,4 +179,4 @@ def project_layout(root: Path, project: dict[str, Any], where: Path) -> Layout |
     units = walker.units
     parts = len({u.part for u in units if u.part})
     reason = f"{where.name} book.chapters: {len(units)} chapters, {parts} parts"
-    return Layout(units=units, reason=reason, notes=walker.notes)
+    return Layout(units=units, reason=reason, notes=walker.notes, table=where.name)
