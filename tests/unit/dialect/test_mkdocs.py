@@ -239,3 +239,19 @@ def test_attribute_lists_abbreviations_and_emoji() -> None:
 def test_code_block_titles_become_file_names() -> None:
     text, _ = inline('```py title="main.py" linenums="1"\nprint(1)\n```\n')
     assert text.split("\n")[0] == '```{.py filename="main.py"}'
+
+
+def test_auto_append_files_follow_every_page(make_book: BookMaker) -> None:
+    """MkDocs Material keeps its abbreviations in an auto_append snippet."""
+    yml = YML + (
+        "markdown_extensions:\n  - abbr\n  - pymdownx.snippets:\n"
+        "      auto_append:\n        - includes/abbr.md\n"
+    )
+    root = site(
+        make_book,
+        {"docs/index.md": "# 집\n\nHTML로 쓴다.\n", "includes/abbr.md": "*[HTML]: 하이퍼텍스트\n"},
+        yml,
+    )
+    book, report = converted(root)
+    assert '[HTML]{title="하이퍼텍스트"}로 쓴다.' in book.chapters[0].text
+    assert "*[HTML]" not in book.chapters[0].text and report.converted["snippet"] == 1

@@ -33,16 +33,20 @@ if TYPE_CHECKING:
     from ...model.origins import Lines
 
 
-def snippet_bases(root: Path, config: dict[str, Any]) -> list[Path]:
-    """pymdownx.snippets' ``base_path`` folders (default: the folder of ``mkdocs.yml``)."""
+def snippet_settings(root: Path, config: dict[str, Any]) -> tuple[list[Path], list[str]]:
+    """pymdownx.snippets' ``base_path`` folders (default: the folder of ``mkdocs.yml``) and
+    its ``auto_append`` files (appended to every page: abbreviations, link lists)."""
     for item in config.get("markdown_extensions") or []:
         if isinstance(item, dict) and isinstance(item.get("pymdownx.snippets"), dict):
-            bases = item["pymdownx.snippets"].get("base_path")
+            settings = item["pymdownx.snippets"]
+            bases = settings.get("base_path")
             if isinstance(bases, str):
                 bases = [bases]
-            if isinstance(bases, list) and bases:
-                return [root / str(b) for b in bases]
-    return [root]
+            appended = settings.get("auto_append")
+            appended = [str(a) for a in appended] if isinstance(appended, list) else []
+            folders = [root / str(b) for b in bases] if isinstance(bases, list) and bases else []
+            return folders or [root], appended
+    return [root], []
 
 
 class MkDocs(Dialect):
@@ -76,8 +80,9 @@ class MkDocs(Dialect):
 
     def convert(self, chapter: Chapter, lines: Lines, report: Report, book: Book) -> Lines:
         root = book.root.resolve()
-        bases = snippet_bases(root, read_config(root))
-        lines = Snippets(root, bases, report, book.expansion).resolve(lines)
+        bases, appended = snippet_settings(root, read_config(root))
+        snippets = Snippets(root, bases, report, book.expansion)
+        lines = snippets.resolve(snippets.append(lines, appended))
         words = book.config.words
         lines = Blocks(report, lambda kind: words.word(f"callout-{kind}")).convert(lines)
         return Inline(report).convert(lines)

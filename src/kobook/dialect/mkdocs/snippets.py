@@ -8,7 +8,9 @@ The forms (https://facelessuser.github.io/pymdown-extensions/extensions/snippets
 - ``path:3:5`` lines 3 to 5 (``path:3`` from line 3), ``path:name`` the lines
   between ``--8<-- [start:name]`` and ``--8<-- [end:name]``; marker lines are
   never shown;
-- ``;--8<--`` is the syntax written literally (the ``;`` dropped).
+- ``;--8<--`` is the syntax written literally (the ``;`` dropped);
+- ``auto_append`` files follow every page (MkDocs Material keeps its
+  abbreviations so).
 
 Paths are relative to the extension's ``base_path`` (default: the folder of
 ``mkdocs.yml``), tried in order; none may lead outside the book (SEC001) and
@@ -77,6 +79,15 @@ class Snippets:
                 where.append(origin)
             index += 1
         return Lines("\n".join(out), tuple(where))
+
+    def append(self, lines: Lines, names: list[str]) -> Lines:
+        """``lines`` with each ``auto_append`` file after them (their lines keep their own
+        origins); resolved like the page's own snippets."""
+        if not names:
+            return lines
+        origin = lines.origins[-1]
+        block = "\n".join(f'--8<-- "{name}"' for name in names)
+        return Lines.join([lines, Lines(block, (origin,) * len(names))])
 
     @staticmethod
     def closes(texts: list[str], index: int) -> bool:
