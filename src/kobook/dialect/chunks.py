@@ -36,6 +36,10 @@ GRAPHICS = re.compile(
 )
 STRING = re.compile(r"\"([^\"]*)\"|'([^']*)'")
 CAPTIONS = ("fig-cap", "lst-cap", "tbl-cap")
+KABLE_CAPTION = re.compile(
+    r"\b(?:kable|kbl|gt|tab_header)\((?:[^()]|\([^()]*\))*?\bcaption\s*=\s*(?:\"([^\"]*)\"|'([^']*)')",
+    re.S,
+)
 LABEL_KIND = re.compile(r"^(?:fig|lst|tbl)[-:]")
 LANGUAGES = {"r": "r", "python": "python", "julia": "julia", "ojs": "javascript", "bash": "bash"}
 
@@ -93,6 +97,13 @@ def parse_header(info: str) -> Cell | None:
             cell.options[key.strip().replace(".", "-")] = unquote(value)
     cell.label = cell.options.pop("label", cell.label)
     return cell
+
+
+def table_caption(code: list[str]) -> str:
+    """The caption a table cell gives its table in code: ``knitr::kable(x, caption = '…')``
+    (bookdown refers to it as ``\\@ref(tab:label)``)."""
+    match = KABLE_CAPTION.search("\n".join(code))
+    return (match.group(1) or match.group(2)) if match else ""
 
 
 def false(value: str | None) -> bool:
@@ -201,6 +212,7 @@ class Cells:
         language = LANGUAGES.get(cell.engine, cell.engine)
         closing = block[-1] if len(block) > 1 and block[-1].strip().startswith(marker[0]) else ""
         caption = next((cell.options[k] for k in CAPTIONS if cell.options.get(k)), "")
+        caption = caption or table_caption(kept)
         if cell.label and caption:  # its output is referred to: the code, as a listing
             name = LABEL_KIND.sub("", cell.label)
             self.renamed[cell.label] = f"lst:{name}"

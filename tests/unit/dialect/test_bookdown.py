@@ -60,3 +60,20 @@ def test_part_text_is_reported_and_the_book_detected(make_book: BookMaker) -> No
     book = load_book(root)
     assert [(c.title, c.part) for c in book.chapters] == [("머리", ""), ("장", "부")]
     assert [(n.code, n.location.line) for n in book.notes] == [("DIA502", 3)]
+
+
+def test_a_kable_table_chunk_is_a_listing_its_reference_follows() -> None:
+    """bookdown-demo's own example: knitr::kable(…, caption = '…') referred to as
+    \\@ref(tab:nice-tab)."""
+    from kobook.dialect.chunks import Cells
+
+    source = (
+        "표 \\@ref(tab:nice-tab)를 보라.\n\n```{r nice-tab, tidy=FALSE}\n"
+        "knitr::kable(\n  head(iris, 20), caption = '좋은 표',\n  booktabs = TRUE\n)\n```\n"
+    )
+    report = Report()
+    cells = Cells(report)
+    lines = cells.convert(Lines.of(source, Path("a.Rmd")))
+    out = convert_text(lines, report, cells.renamed).text
+    assert out.startswith("표 [-@lst:nice-tab]를 보라.")
+    assert '```{.r #lst:nice-tab caption="좋은 표"}' in out

@@ -34,9 +34,9 @@ INLINE_CODE = re.compile(r"(`+)[^`].*?\1")
 
 
 def reference(match: re.Match[str], renamed: dict[str, str]) -> str:
-    """``[-@kind:label]``; a chunk's figure shown as its code names the listing instead."""
+    """``[-@kind:label]``; a chunk's figure or table shown as its code names the listing."""
     label = match.group("label")
-    if match.group("kind") == "fig" and label in renamed:
+    if match.group("kind") in ("fig", "tab") and label in renamed:
         return f"[-@{renamed[label]}]"
     kind = KIND.get(match.group("kind") or "", "sec")
     return f"[-@{kind}:{label}]"
