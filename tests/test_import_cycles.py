@@ -28,6 +28,7 @@ DRIVERS = (
     "kobook.importer",
     "kobook.pipeline",
     "kobook.preview",
+    "kobook.upstream",
 )
 
 

@@ -205,6 +205,113 @@ def glossary_extract(
     click.echo(run_glossary_extract(project, list(paths), output_format, min_count), nl=False)
 
 
+@main.group()
+def upstream() -> None:
+    """Keep the translation in step with the original it translates."""
+
+
+offline_option = click.option(
+    "--offline", is_flag=True, help="Never reach the network (a remote upstream must be cached)."
+)
+
+
+@upstream.command("init")
+@click.argument("source")
+@project_option
+@click.option(
+    "--dialect",
+    default="auto",
+    show_default=True,
+    help="The original's dialect (mdbook, distill, pandoc...); auto: told from its files.",
+)
+@click.option("--guess-commit", is_flag=True, help="Lock at the commit the translation matches.")
+@offline_option
+def upstream_init(
+    source: str, project: Path, dialect: str, guess_commit: bool, offline: bool
+) -> None:
+    """Record SOURCE[@REF] (a git checkout, file: or https URL) as the original."""
+    from .upstream import upstream_init as run
+
+    report = run(project, source, dialect=dialect, guess_commit=guess_commit, offline=offline)
+    for commit, score in report.scores:
+        click.echo(f"  {commit[:10]}: {score} blocks match", err=True)
+    click.echo(f"locked {len(report.mapped)} file(s) at {report.described}")
+    for file in report.unmapped:
+        click.echo(f"  no original for {file}", err=True)
+    for file in report.untranslated:
+        click.echo(f"  not translated: {file}", err=True)
+
+
+@upstream.command("status")
+@project_option
+@click.option("--to", "target", default=None, help="Compare with this ref (default: head).")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+)
+@offline_option
+def upstream_status(project: Path, target: str | None, output_format: str, offline: bool) -> None:
+    """List stale, new, removed, missing and weak blocks; exit 1 on substantive ones."""
+    from .upstream import findings, open_project
+    from .upstream.report import FORMATS
+
+    found = findings(open_project(project, offline=offline), target)
+    click.echo(FORMATS[output_format](found), nl=False)
+    sys.exit(1 if any(f.failing for f in found) else 0)
+
+
+@upstream.command("diff")
+@click.argument("chapter", required=False)
+@project_option
+@click.option("--to", "target", default=None, help="Compare with this ref (default: head).")
+@offline_option
+def upstream_diff(chapter: str | None, project: Path, target: str | None, offline: bool) -> None:
+    """Each stale block: the original's change word by word, beside the translation."""
+    from .upstream import findings, open_project
+    from .upstream.report import as_diff
+
+    found = findings(open_project(project, offline=offline), target)
+    if chapter:
+        found = [f for f in found if chapter in (f.chapter, f.file) or f.file.endswith(chapter)]
+    click.echo(as_diff(found), nl=False)
+
+
+@upstream.command("ack")
+@click.argument("places", nargs=-1)
+@project_option
+@click.option("--cosmetic", is_flag=True, help="Ack every cosmetic change at once.")
+@click.option("--reviewed", is_flag=True, help="Mark the blocks at PLACES reviewed.")
+@click.option("--confirm", is_flag=True, help="Confirm the pairs at PLACES (weak findings).")
+@click.option("--to", "target", default=None, help="The ref acked up to (default: head).")
+@offline_option
+def upstream_ack(
+    places: tuple[str, ...],
+    project: Path,
+    cosmetic: bool,
+    reviewed: bool,
+    confirm: bool,
+    target: str | None,
+    offline: bool,
+) -> None:
+    """Mark findings at FILE:LINE dealt with (or review marks); locks move on when done."""
+    from .upstream import ack, mark, open_project
+
+    opened = open_project(project, offline=offline)
+    if reviewed or confirm:
+        count = mark(opened, list(places), "reviewed" if reviewed else "confirmed")
+        click.echo(f"marked {count} block(s)")
+        return
+    if not places and not cosmetic:
+        raise click.UsageError("name FILE:LINE places, or give --cosmetic")
+    report = ack(opened, list(places), cosmetic=cosmetic, target=target)
+    click.echo(f"acked {len(report.acked)} finding(s)")
+    for file in report.moved:
+        click.echo(f"  {file}: in step, lock moved to the new commit")
+
+
 @main.command("import")
 @click.argument("source", type=click.Path(path_type=Path))
 @click.option(

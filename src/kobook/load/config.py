@@ -86,6 +86,7 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "epub": ((dict,), "EPUB settings: {embed-fonts: true}"),
     "remote-images": ((bool, str), "download http(s) images: on (default) or off"),
     "formats": ((str, list), "what 'kobook build' makes with no format: pdf, html, epub or all"),
+    "upstream": ((dict,), "the original: {repository, ref, dialect, chapters} (kobook upstream)"),
 }
 
 ORIGINAL_KEYS = {"title", "authors", "author", "url", "licence", "license", "year", "publisher"}

@@ -259,6 +259,34 @@ def original_section(value: dict[Any, Any], at: Where) -> None:
             )
 
 
+UPSTREAM_KEYS = {"repository", "ref", "dialect", "chapters"}
+
+
+def upstream_section(value: dict[Any, Any], at: Where) -> None:
+    """``upstream:`` (written by ``kobook upstream init``): text values, a file map."""
+    known_keys("upstream", value, UPSTREAM_KEYS, at, "CFG008")
+    for sub in ("repository", "ref", "dialect"):
+        if sub in value and not isinstance(value[sub], str):
+            at.fail(
+                f"'upstream.{sub}' should be text, not {type_name(value[sub])}",
+                "upstream",
+                sub,
+                hint="upstream: {repository: ../book, ref: main, dialect: mdbook}",
+                code="CFG003",
+            )
+    chapters = value.get("chapters") or {}
+    if not isinstance(chapters, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in chapters.items()
+    ):
+        at.fail(
+            "'upstream.chapters' should map translated files to the original's files",
+            "upstream",
+            "chapters",
+            hint="chapters: {src/ch01.md: src/ch01.md}",
+            code="CFG003",
+        )
+
+
 def author_value(value: Any, at: Where) -> None:
     """``author:`` is a name, or a list of names or ``{name: …, affiliation: …}``."""
     hint = "author: [홍길동, {name: Jane Doe, affiliation: Example University}]"
@@ -534,6 +562,7 @@ CHECKS: dict[str, Callable[[Any, Where], None]] = {
     "html": html_section,
     "author": author_value,
     "original": original_section,
+    "upstream": upstream_section,
     "captions": captions_section,
     "chapters": chapters_entries,
     "linestretch": linestretch_value,

@@ -1,0 +1,331 @@
+"""A chapter's AST flattened into the blocks a translation is compared by.
+
+A block is what a translator translates as one unit: a heading, a paragraph, a
+list item, a table row, a code block, a display equation, a figure, a footnote.
+Containers (quotes, callouts, details, lists) are opened and their blocks listed
+in reading order, so the original and the translation flatten the same way
+whatever Markdown syntax each side wrote.  A block's :attr:`Block.key` hashes
+its canonical text (markup kept, spacing folded), so rewrapping a paragraph or
+writing ``_x_`` for ``*x*`` changes nothing, while a word or a link does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..parse.ast import stringify
+from .features import Features, features_of
+
+# Korean translator's notes (and their usual English names): free moves in alignment.
+TRANSLATOR_NOTE = re.compile(
+    r"^\s*[\[(【]?\s*(?:옮긴이|역자|역주|번역자|translator(?:'s)?)(?:\s*(?:주|노트|note))?\s*[\])】:：]",
+    re.I,
+)
+# Prose kinds: compared by their words; the rest by what they hold.
+PROSE = frozenset({"heading", "para", "item", "row", "footnote", "raw"})
+SPACES = re.compile(r"\s+")
+
+
+@dataclass
+class Block:
+    """One unit of translation, with what alignment and staleness look at."""
+
+    kind: str  # heading | para | item | row | code | math | figure | footnote | raw
+    canon: str  # canonical text: markup kept, spacing folded
+    plain: str  # what a reader sees
+    features: Features
+    level: int = 0  # a heading's level
+    note: bool = False  # a translator's note: has no partner in the original
+    line: int = 0  # 1-based line in the chapter's text (set by :func:`place`)
+    needle: str = ""  # the text :func:`place` looks for
+    key: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.key = block_key(self.kind, self.level, self.canon)
+
+
+def block_key(kind: str, level: int, canon: str) -> str:
+    """The block's hash: 12 hex digits of its kind and canonical text."""
+    data = f"{kind}\x00{level}\x00{canon}".encode()
+    return hashlib.sha256(data).hexdigest()[:12]
+
+
+def canon(inlines: Any) -> str:
+    """Inlines as one line of light markup: the same AST always gives the same text."""
+    parts: list[str] = []
+    render(inlines, parts)
+    return SPACES.sub(" ", "".join(parts)).strip()
+
+
+WRAP = {
+    "Emph": "*",
+    "Underline": "*",
+    "Strong": "**",
+    "Strikeout": "~~",
+    "Superscript": "^",
+    "Subscript": "~",
+}
+
+
+def render(value: Any, out: list[str]) -> None:
+    """Append the canonical text of ``value`` (an inline or a list of them)."""
+    if isinstance(value, list):
+        for item in value:
+            render(item, out)
+        return
+    if not isinstance(value, dict):
+        return
+    kind: Any = value.get("t")
+    content: Any = value.get("c")
+    if kind == "Str":
+        out.append(content)
+    elif kind in ("Space", "SoftBreak", "LineBreak"):
+        out.append(" ")
+    elif kind in WRAP:
+        mark = WRAP[kind]
+        out.append(mark)
+        render(content, out)
+        out.append(mark)
+    elif kind == "SmallCaps":
+        render(content, out)
+    elif kind == "Code":
+        out.append(f"`{content[1]}`")
+    elif kind == "Math":
+        out.append(f"${SPACES.sub(' ', content[1]).strip()}$")
+    elif kind in ("Link", "Image"):
+        out.append("![" if kind == "Image" else "[")
+        render(content[1], out)
+        out.append(f"]({content[2][0]})")
+    elif kind == "Note":
+        out.append("^[]")
+    elif kind == "Cite":
+        out.append("[" + ";".join("@" + c["citationId"] for c in content[0]) + "]")
+    elif kind == "Span":
+        render(content[1], out)
+    elif kind == "Quoted":
+        out.append('"')
+        render(content[1], out)
+        out.append('"')
+    elif kind == "RawInline":
+        out.append(content[1])
+
+
+def notes_in(inlines: Any) -> list[list[Any]]:
+    """The footnotes' block lists inside ``inlines``, in order."""
+    found: list[list[Any]] = []
+
+    def go(value: Any) -> None:
+        if isinstance(value, list):
+            for item in value:
+                go(item)
+        elif isinstance(value, dict):
+            if value.get("t") == "Note":
+                found.append(value["c"])
+            elif isinstance(value.get("c"), list):
+                go(value["c"])
+
+    go(inlines)
+    return found
+
+
+class Flattener:
+    """Walks a chapter's blocks, depth first, into :class:`Block` s."""
+
+    def __init__(self) -> None:
+        self.blocks: list[Block] = []
+        self.in_note = False
+
+    def add(self, kind: str, inlines: Any, *, level: int = 0, text: str | None = None) -> None:
+        line = canon(inlines) if text is None else SPACES.sub(" ", text).strip()
+        if not line and kind in PROSE:
+            return
+        plain = stringify(inlines) if text is None else text
+        if not plain.strip():  # only raw HTML: what it says is its text
+            plain = line
+        block = Block(
+            kind,
+            line,
+            SPACES.sub(" ", plain).strip(),
+            features_of(inlines, kind, text),
+            level=level,
+            note=self.in_note,
+            needle=needle_of(kind, plain),
+        )
+        self.blocks.append(block)
+        for note in notes_in(inlines):
+            self.walk(note, kind="footnote")
+
+    def walk(self, blocks: list[Any], kind: str = "para") -> None:
+        for block in blocks:
+            self.block(block, kind)
+
+    def block(self, block: Any, kind: str = "para") -> None:
+        if not isinstance(block, dict):
+            return
+        t: Any = block.get("t")
+        c: Any = block.get("c")
+        if t == "Header":
+            self.add("heading", c[2], level=c[0])
+        elif t in ("Para", "Plain"):
+            self.para(c, kind)
+        elif t == "LineBlock":
+            self.add(kind, [x for line in c for x in [*line, {"t": "Space"}]])
+        elif t == "CodeBlock":
+            self.add("code", [], text=c[1])
+        elif t == "RawBlock":
+            if not re.fullmatch(r"\s*(<!--.*?-->\s*)*", c[1], re.S):
+                self.add("raw", [], text=c[1])
+        elif t == "BlockQuote":
+            self.container(c)
+        elif t == "Div":
+            self.container(c[1])
+        elif t in ("BulletList", "OrderedList"):
+            for item in c if t == "BulletList" else c[1]:
+                self.item(item)
+        elif t == "DefinitionList":
+            for term, definitions in c:
+                self.add("item", term)
+                for definition in definitions:
+                    self.item(definition)
+        elif t == "Table":
+            self.table(c)
+        elif t == "Figure":
+            self.figure(c)
+
+    def para(self, inlines: list[Any], kind: str) -> None:
+        solid = [x for x in inlines if x.get("t") not in ("Space", "SoftBreak", "LineBreak")]
+        if solid and all(x.get("t") == "Image" for x in solid):
+            self.add("figure", inlines)
+        elif solid and all(x.get("t") == "Math" and x["c"][0]["t"] == "DisplayMath" for x in solid):
+            self.add("math", inlines)
+        else:
+            self.add(kind, inlines)
+
+    def container(self, blocks: list[Any]) -> None:
+        """A quote, callout or details: its blocks; a translator's note's are marked."""
+        was = self.in_note
+        first = next((b for b in blocks if isinstance(b, dict) and b.get("t") != "Header"), None)
+        if first is not None and TRANSLATOR_NOTE.match(stringify(first)):
+            self.in_note = True
+        self.walk(blocks)
+        self.in_note = was
+
+    def item(self, blocks: list[Any]) -> None:
+        """A list item: its own text is one block, what it nests is walked after it."""
+        texts = [b["c"] for b in blocks if isinstance(b, dict) and b.get("t") in ("Para", "Plain")]
+        joined: list[Any] = []
+        for inlines in texts:
+            joined += [*inlines, {"t": "Space"}]
+        if joined:
+            self.add("item", joined)
+        self.walk(
+            [b for b in blocks if not (isinstance(b, dict) and b.get("t") in ("Para", "Plain"))]
+        )
+
+    def table(self, c: list[Any]) -> None:
+        caption = c[1][1]
+        self.walk(caption)
+        head, bodies, foot = c[3], c[4], c[5]
+        rows = [*head[1]]
+        for body in bodies:
+            rows += body[2] + body[3]
+        rows += foot[1]
+        for row in rows:
+            cells: list[Any] = []
+            for cell in row[1]:
+                cells += [{"t": "Str", "c": "|"}, {"t": "Space"}]
+                for inner in cell[4]:
+                    if isinstance(inner, dict) and inner.get("t") in ("Para", "Plain"):
+                        cells += [*inner["c"], {"t": "Space"}]
+            self.add("row", cells)
+
+    def figure(self, c: list[Any]) -> None:
+        images: list[Any] = []
+
+        def collect(value: Any) -> None:
+            if isinstance(value, list):
+                for item in value:
+                    collect(item)
+            elif isinstance(value, dict):
+                if value.get("t") == "Image":
+                    images.append(value)
+                elif isinstance(value.get("c"), list):
+                    collect(value["c"])
+
+        collect(c[2])
+        caption = [x for b in c[1][1] if isinstance(b, dict) for x in (b.get("c") or [])]
+        self.add("figure", [*images, {"t": "Space"}, *caption])
+
+
+def needle_of(kind: str, plain: str) -> str:
+    """What :func:`place` looks for: a code block's first line, else the first words."""
+    if kind in ("code", "raw"):
+        return next((line.strip() for line in plain.splitlines() if line.strip()), "")
+    return plain.strip()
+
+
+def flatten(blocks: list[Any]) -> list[Block]:
+    """A chapter's blocks in reading order (headings, paragraphs, items, rows, code...)."""
+    walker = Flattener()
+    walker.walk(blocks)
+    return walker.blocks
+
+
+WORD = re.compile(r"\w+")
+
+
+def place(blocks: list[Block], text: str) -> None:
+    """Set each block's line in ``text`` (the chapter's source), in order.
+
+    pandoc's Markdown reader keeps no positions, so each block's first words are
+    looked for after the previous block's place, with any markup between them.  A
+    block not found takes the previous block's line; a heading, the next one's (a
+    file's top heading may carry the table of contents' title, not its own words).
+    """
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    cursor, line = 0, 1
+    waiting: list[Block] = []
+    for block in blocks:
+        at = find_words(block.needle, text, cursor) if block.needle else None
+        if at is None:
+            block.line = line
+            if block.kind == "heading":
+                waiting.append(block)
+            continue
+        line, cursor = bisect_line(starts, at[0]), at[1]
+        block.line = line
+        for heading in waiting:
+            heading.line = line
+        waiting = []
+
+
+# Where a block's first words are looked for, relative to the previous block: its own
+# words close ahead, then a little behind (pandoc may put a listing's caption before
+# its code), then fewer words close ahead, then four words anywhere ahead.
+REACHES = ((4, 0, 8000), (4, -4000, 0), (2, 0, 6000), (4, 0, 1 << 30), (1, 0, 1500))
+
+
+def find_words(needle: str, text: str, cursor: int) -> tuple[int, int] | None:
+    """Where the first words of ``needle`` appear in ``text`` near ``cursor``; the second
+    number is where the next block's search starts."""
+    words = WORD.findall(needle)
+    if not words:
+        at = text.find(needle[:20], cursor, cursor + 4000) if needle.strip() else -1
+        return (at, at + 1) if at >= 0 else None
+    for count, back, ahead in REACHES:
+        if len(words) < count and count > 1:
+            continue
+        pattern = r"[\W_]{0,40}?".join(re.escape(word) for word in words[:count])
+        found = re.compile(pattern).search(text, max(0, cursor + back), cursor + ahead)
+        if found:
+            return found.start(), max(cursor, found.start() + 1)
+    return None
+
+
+def bisect_line(starts: list[int], offset: int) -> int:
+    import bisect
+
+    return bisect.bisect_right(starts, offset)

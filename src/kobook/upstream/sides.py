@@ -1,0 +1,77 @@
+"""Both texts through the same stages: load → dialect → parse, then flattened into blocks.
+
+The translation is read as the build reads it; the original through its own
+dialect (mdBook, distill, pandoc...) from its tree at a commit.  Blocks are grouped
+by the file they were written in, the unit a lock follows: a one-file book split
+into chapters is still one file, and an mdBook chapter is its own file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..cache import Cache
+from ..dialect import convert_book
+from ..load import load_book
+from ..model import Book, Chapter, Config
+from ..parse import parse_book
+from ..pipeline import guard
+from .blocks import Block, flatten, place
+
+MARKDOWN = (".md", ".markdown", ".qmd", ".rmd", ".Rmd")
+
+
+@dataclass
+class Text:
+    """One source file's blocks, each with the file line it starts on."""
+
+    file: str  # relative to the book or the original's repository
+    blocks: list[Block] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)  # the file line of each block
+    chapters: list[str] = field(default_factory=list)  # the ids of the chapters it holds
+
+    @property
+    def prose_length(self) -> int:
+        return sum(b.features.length for b in self.blocks if b.kind not in ("code", "math"))
+
+
+def read_texts(root: Path, cache: Cache, config: Config | None = None) -> dict[str, Text]:
+    """Every chapter file of the book at ``root``, as blocks, in reading order."""
+    book = load_book(root, config)
+    convert_book(book)
+    guard(book.chapters)
+    texts: dict[str, Text] = {}
+    for doc in parse_book(book, cache):
+        chapter = doc.chapter
+        blocks = flatten(doc.blocks)
+        place(blocks, chapter.text)
+        for block in blocks:
+            path, line = written_in(chapter, block.line)
+            file = relative(book, path)
+            text = texts.get(file)
+            if text is None:
+                text = texts[file] = Text(file)
+            text.blocks.append(block)
+            text.lines.append(line)
+            if chapter.id not in text.chapters:
+                text.chapters.append(chapter.id)
+    return texts
+
+
+def relative(book: Book, path: Path) -> str:
+    try:
+        return path.resolve().relative_to(book.root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def written_in(chapter: Chapter, line: int) -> tuple[Path, int]:
+    """The Markdown file and line a chapter line came from.  A chapter may join several
+    files (an mdBook chapter and its sections); a line an include brought in (a
+    listing's code) is reported at the nearest line above it written in Markdown."""
+    for local in range(line, 0, -1):
+        where = chapter.where(local)
+        if where.file is not None and (where.file.suffix in MARKDOWN or where.file == chapter.path):
+            return where.file, where.line
+    return chapter.path, chapter.source_line(max(line, 1))
