@@ -302,27 +302,60 @@ def place(blocks: list[Block], text: str) -> None:
         waiting = []
 
 
-# Where a block's first words are looked for, relative to the previous block: its own
-# words close ahead, then a little behind (pandoc may put a listing's caption before
-# its code), then fewer words close ahead, then four words anywhere ahead.
-REACHES = ((4, 0, 8000), (4, -4000, 0), (2, 0, 6000), (4, 0, 1 << 30), (1, 0, 1500))
+# Where a block's words are looked for, relative to the previous block's place: the
+# nearest of four words close ahead (from any of the block's first words: markup or a
+# link may split the first ones) and a little behind (pandoc may put a listing's caption
+# before its code, and one block placed too far must not drag the rest), then two
+# words, then one long word, close ahead.  Never far ahead: one wrong jump would
+# misplace every block after it.
+AHEAD = 20000
+BEHIND = 4000
+NEAR = 3000
+STARTS = 8
 
 
 def find_words(needle: str, text: str, cursor: int) -> tuple[int, int] | None:
-    """Where the first words of ``needle`` appear in ``text`` near ``cursor``; the second
-    number is where the next block's search starts."""
+    """Where ``needle``'s words appear in ``text`` near ``cursor``; the second number is
+    where the next block's search starts."""
     words = WORD.findall(needle)
     if not words:
         at = text.find(needle[:20], cursor, cursor + 4000) if needle.strip() else -1
         return (at, at + 1) if at >= 0 else None
-    for count, back, ahead in REACHES:
-        if len(words) < count and count > 1:
-            continue
-        pattern = r"[\W_]{0,40}?".join(re.escape(word) for word in words[:count])
-        found = re.compile(pattern).search(text, max(0, cursor + back), cursor + ahead)
+    if len(words) >= 4:
+        # The nearest place: ahead, any of the first four-word runs; behind, the first run.
+        first = search(words[:4], text, cursor, cursor + AHEAD)
+        if first and first.start() - cursor <= NEAR:  # its own first words, close by
+            ahead = [first.start()]
+        else:
+            ahead = [
+                found.start()
+                for i in range(min(STARTS, len(words) - 3))
+                if (found := search(words[i : i + 4], text, cursor, cursor + AHEAD))
+            ]
+        behind = [
+            found.start()
+            for found in pattern_of(words[:4]).finditer(text, max(0, cursor - BEHIND), cursor)
+        ]
+        if ahead and (not behind or min(ahead) - cursor <= cursor - behind[-1]):
+            return min(ahead), min(ahead) + 1
+        if behind:
+            return behind[-1], cursor
+    tries: list[tuple[list[str], int]] = [(words[:2], 6000)] if len(words) >= 2 else []
+    tries += [(words[:1], 1500)] if len(words[0]) >= 3 or len(words) == 1 else []
+    for group, reach in tries:
+        found = search(group, text, cursor, cursor + reach)
         if found:
-            return found.start(), max(cursor, found.start() + 1)
+            return found.start(), found.start() + 1
     return None
+
+
+def pattern_of(words: list[str]) -> re.Pattern[str]:
+    return re.compile(r"[\W_]{0,40}?".join(re.escape(word) for word in words))
+
+
+def search(words: list[str], text: str, start: int, end: int) -> re.Match[str] | None:
+    """The first place ``words`` appear in order in ``text[start:end]``, markup between."""
+    return pattern_of(words).search(text, start, end)
 
 
 def bisect_line(starts: list[int], offset: int) -> int:

@@ -41,22 +41,51 @@ def read_texts(root: Path, cache: Cache, config: Config | None = None) -> dict[s
     book = load_book(root, config)
     convert_book(book)
     guard(book.chapters)
+    parts = [part for chapter in book.chapters for part in by_file(chapter)]
     texts: dict[str, Text] = {}
-    for doc in parse_book(book, cache):
-        chapter = doc.chapter
+    for doc in parse_book(Book(book.root, book.config, parts), cache):
+        part = doc.chapter
+        file = relative(book, part.path)
+        text = texts.get(file)
+        if text is None:
+            text = texts[file] = Text(file)
         blocks = flatten(doc.blocks)
-        place(blocks, chapter.text)
-        for block in blocks:
-            path, line = written_in(chapter, block.line)
-            file = relative(book, path)
-            text = texts.get(file)
-            if text is None:
-                text = texts[file] = Text(file)
-            text.blocks.append(block)
-            text.lines.append(line)
-            if chapter.id not in text.chapters:
-                text.chapters.append(chapter.id)
+        place(blocks, part.text)
+        text.blocks += blocks
+        text.lines += [written_in(part, block.line)[1] for block in blocks]
+        if part.id not in text.chapters:
+            text.chapters.append(part.id)
     return texts
+
+
+def by_file(chapter: Chapter) -> list[Chapter]:
+    """The chapter cut where its lines change file: an mdBook chapter joins its sections'
+    files, and each file is compared with its own original.  A line an include brought
+    in stays with the file that included it."""
+    lines = chapter.text.split("\n")
+    origins: list[tuple[Path, int]] = []
+    owners: list[Path] = []
+    for number in range(1, len(lines) + 1):
+        where = chapter.where(number)
+        path = where.file or chapter.path
+        origins.append((path, where.line))
+        written = path.suffix in MARKDOWN or path == chapter.path
+        owners.append(path if written else (owners[-1] if owners else chapter.path))
+    parts: list[Chapter] = []
+    start = 0
+    for index in range(1, len(lines) + 1):
+        if index == len(lines) or owners[index] != owners[start]:
+            parts.append(
+                Chapter(
+                    id=chapter.id,
+                    path=owners[start],
+                    text="\n".join(lines[start:index]),
+                    origins=tuple(origins[start:index]),
+                    lang=chapter.lang,
+                )
+            )
+            start = index
+    return parts
 
 
 def relative(book: Book, path: Path) -> str:
