@@ -266,3 +266,73 @@ def test_a_remote_upstream_is_refused_offline_and_at_loopback(tmp_path: Path) ->
         assert result.exit_code != 0
         assert words in str(result.exception) or words in result.output
     assert not (korean / ".kobook" / "upstream").exists()
+
+
+def check_rules(korean: Path, *args: str) -> list[dict[str, object]]:
+    result = CliRunner().invoke(
+        main, ["check", "--project", str(korean), "--select", "SYNC", "--format", "json", *args]
+    )
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return [f for f in json.loads(result.stdout) if f["path"] == CHAPTER]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "rule", "at"),
+    [
+        ("rows * cols  # 온전한", "rows + cols  # 온전한", "SYNC002", "def tally"),
+        (r"\frac{W H}{w h}", r"\frac{W H}{w}", "SYNC003", r"$$n ="),
+        ("$a = w \\times h$", "$a = w h$", "SYNC003", "타일 한 장의"),
+        ("https://example.org/grout", "https://example.org/grot", "SYNC004", "줄눈은 이음매를"),
+        ("24시간 동안", "42시간 동안", "SYNC005", "줄눈은 이음매를"),
+        ("장이 필요하다.[^waste]", "장이 필요하다.", "SYNC006", "장이 필요하다"),
+        ("물이 스며들지 않도록 일주일 뒤에 이음매를 막는다.\n", "", "SYNC001", "줄눈은 이음매를"),
+    ],
+)
+def test_check_catches_what_the_translation_changed(
+    pair: tuple[Path, Path, str], old: str, new: str, rule: str, at: str
+) -> None:
+    korean, _, _ = pair
+    assert check_rules(korean) == []
+    replace_in(korean / CHAPTER, old, new)
+    found = [f for f in check_rules(korean) if f["rule"] == rule]
+    assert found, check_rules(korean)
+    assert found[0]["line"] == korean_line(korean, at)
+
+
+def test_check_lets_comments_strings_and_text_in_math_be_translated(
+    pair: tuple[Path, Path, str],
+) -> None:
+    korean, _, _ = pair
+    replace_in(korean / CHAPTER, "# 온전한 타일만", "# 잘리지 않은 타일만 셉니다")
+    replace_in(korean / CHAPTER, r"$a = w \times h$", r"$a = w \times h \text{ (넓이)}$")
+    assert check_rules(korean) == []
+
+
+def test_check_github_format_and_reviewed_share(pair: tuple[Path, Path, str]) -> None:
+    korean, _, _ = pair
+    replace_in(korean / CHAPTER, "24시간 동안", "42시간 동안")
+    result = CliRunner().invoke(
+        main, ["check", "--project", str(korean), "--select", "SYNC", "--format", "github"]
+    )
+    line = korean_line(korean, "줄눈은 이음매를")
+    assert f"{CHAPTER},line={line},col=1,title=SYNC005::number" in result.stdout
+    assert result.exit_code == 1
+    CliRunner().invoke(
+        main, ["upstream", "ack", "--reviewed", f"{CHAPTER}:{line}", "--project", str(korean)]
+    )
+    stats = CliRunner().invoke(
+        main, ["check", "--project", str(korean), "--select", "SYNC001", "--stats"]
+    )
+    lock = read_lock(korean, CHAPTER)
+    assert lock is not None
+    assert f"reviewed 1/{len(lock.entries)} (" in stats.stdout
+
+
+def test_one_glossary_term_translated_two_ways(pair: tuple[Path, Path, str]) -> None:
+    korean, _, _ = pair
+    (korean / "glossary.yaml").write_text("grout: {ko: 줄눈, variants: [메지]}\n", encoding="utf-8")
+    assert [f["rule"] for f in check_rules(korean, "--select", "SYNC008")] == []
+    replace_in(korean / CHAPTER, "## 줄눈", "## 메지")
+    found = check_rules(korean, "--select", "SYNC008")
+    assert [(f["rule"], f["line"]) for f in found] == [("SYNC008", korean_line(korean, "## 메지"))]
+    assert "'grout' is '메지' here but '줄눈'" in str(found[0]["message"])

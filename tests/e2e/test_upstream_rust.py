@@ -27,6 +27,9 @@ BUNDLE = CORPUS / "rust-book-upstream.bundle"
 KOREAN = CORPUS / "rust-book-ko"
 BASE = "3684317"  # the bundle's commit of upstream 369386f, the translation's base
 SEED = 20261126
+LINK = re.compile(r"(\]\(|^\[[^\]]+\]:\s*)(https?://[^)\s]+)")
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+KOREAN_NUMBER = re.compile(r"(?<![\w.`-])(\d+)(?=[\uac00-\ud7a3])")
 EMPHASIS = re.compile(r"(?<![*\w`])\*([A-Za-z][^*`\n]*?[A-Za-z])\*(?![*\w])")
 
 
@@ -236,3 +239,99 @@ def test_deleted_korean_paragraphs_are_missing_at_their_place(rust: Rust) -> Non
             assert f.block == "para"
             # where the paragraph was: the block before it (a code listing may be long)
             assert deleted[f.file] - 40 <= f.line <= deleted[f.file], (f, deleted[f.file])
+
+
+def korean_mutations(
+    root: Path,
+    rng: random.Random,
+    flagged: Callable[[str, str], set[int]],
+    original: Callable[[str], str],
+) -> list[tuple[str, str, int]]:
+    """Change, in different files, ten code lines, ten link URLs and ten numbers of prose
+    the translation kept from the original (in blocks no finding of that rule is already
+    at); (rule, file, line) each must be found at."""
+    files = sorted((root / "src").glob("ch*.md"))
+    rng.shuffle(files)
+    wanted = {"SYNC002": 10, "SYNC004": 10, "SYNC005": 10}
+    done: list[tuple[str, str, int]] = []
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        lines = text.split("\n")
+        options = {
+            "SYNC002": [  # a number in code, not in a string or comment (translatable)
+                i
+                for i in code_lines(text)
+                if re.search(r"\b\d+\b", lines[i]) and not re.search(r"[\"'#]|//", lines[i])
+            ],
+            "SYNC004": [  # in translated prose (some chapters are still in English)
+                i
+                for i, line in enumerate(lines)
+                if LINK.search(line) and (HANGUL.search(line) or line.startswith("["))
+            ],
+            "SYNC005": [
+                i
+                for a, b in paragraphs(text, first=r"[\uac00-\ud7a3]")
+                for i in range(a, b + 1)
+                if KOREAN_NUMBER.search(lines[i]) and "`" not in lines[i]
+            ],
+        }
+        rule = max(wanted, key=lambda r: (wanted[r] > 0 and bool(options[r]), wanted[r]))
+        places = options[rule] if wanted[rule] else []
+        if not places:
+            continue
+        file = path.relative_to(root).as_posix()
+        if rule == "SYNC005":  # a number the original has (a translation may add its own)
+            theirs = set(re.findall(r"\d+", original(file)))
+            places = [i for i in places if KOREAN_NUMBER.search(lines[i])[1] in theirs]
+        taken = flagged(file, rule)
+        places = [i for i in places if block_start(lines, i, rule) + 1 not in taken]
+        if not places:
+            continue
+        at = rng.choice(places)
+        start = block_start(lines, at, rule)
+        if rule == "SYNC002":
+            lines[at] = re.sub(r"\b(\d+)\b", lambda m: str(int(m[1]) + 7), lines[at], count=1)
+        elif rule == "SYNC004":
+            lines[at] = LINK.sub(r"\1\2-moved", lines[at], count=1)
+        else:
+            lines[at] = KOREAN_NUMBER.sub(lambda m: str(int(m[1]) + 7), lines[at], 1)
+        path.write_text("\n".join(lines), encoding="utf-8")
+        wanted[rule] -= 1
+        # A reference definition's URL is reported where the link is used.
+        definition = rule == "SYNC004" and not LINK.search(lines[at]).group(1).startswith("]")
+        done.append((rule, file, 0 if definition else start + 1))
+    return done
+
+
+def block_start(lines: list[str], at: int, rule: str) -> int:
+    """The 0-based first line of the block line ``at`` is in: a code block's first code
+    line, a paragraph's first line."""
+    if rule == "SYNC002":
+        return max(i for i in range(at) if lines[i].startswith("```")) + 1
+    while at > 0 and lines[at - 1].strip():
+        at -= 1
+    return at
+
+
+def test_korean_code_urls_and_numbers_changed_are_caught(rust: Rust) -> None:
+    from kobook.upstream.invariants import file_problems
+
+    korean = rust.korean.parent / "korean-mutated"
+    shutil.copytree(rust.korean, korean, ignore=shutil.ignore_patterns(".kobook-cache"))
+    before = open_project(rust.korean)
+
+    def flagged(file: str, rule: str) -> set[int]:
+        return {p.line for p in file_problems(before, file) if p.rule == rule}
+
+    def original(file: str) -> str:
+        return git(rust.upstream, "show", f"{rust.base}:{file}")
+
+    mutations = korean_mutations(korean, random.Random(SEED + 3), flagged, original)
+    assert len(mutations) == 30
+    after = open_project(korean)
+    for rule, file, line in mutations:
+        old = Counter((p.rule, p.line, p.message) for p in file_problems(before, file))
+        new = [p for p in file_problems(after, file) if not old[(p.rule, p.line, p.message)]]
+        hits = [p for p in new if p.rule == rule]
+        assert hits, (rule, file, line, new)
+        assert not line or line in {p.line for p in hits}, (rule, file, line, hits)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kobook.check.github import annotation, escape_data, escape_property, github_path
+from kobook.github import annotation, escape_data, escape_property, github_path
 
 COMMAND = re.compile(r"^::(?P<command>\w+)(?: (?P<props>[^:]*))?::(?P<data>.*)$")
 

@@ -24,6 +24,7 @@ from ..source import parse_source
 from .dialects import kept_leaks, leaks_left
 from .glossary import load_glossary, terms_from, terms_used
 from .model import SEVERITIES, Finding, Rule, Settings
+from .original import wanted, with_sync
 from .proof import CHK005, proven_fix
 from .rules import BY_ID, RULES
 from .runner import FileReport, alone_on_file_names, check_text, fix_text, save_fixed
@@ -182,6 +183,8 @@ def check_files(
         )
         earlier.read(path, report.fixed_text or report.doc_text)
         reports.append(report)
+    if wanted(config, settings):  # the translation against its original (kobook upstream)
+        reports = with_sync(root, config, settings, reports)
     return reports
 
 

@@ -9,11 +9,12 @@ from pathlib import Path
 import click
 
 from ..errors import printable
+from ..github import annotation, github_path
 from ..source import parse_source
 from . import check_files
-from .github import annotation, github_path
 from .glossary import extract_pairs, glossary_yaml
 from .model import SEVERITIES, Finding
+from .original import reviewed
 from .rules import BY_ID
 from .runner import FileReport, read_source
 from .untranslated import progress
@@ -137,11 +138,14 @@ def run_check(
             click.echo("no problems found", err=True)
     if stats:
         click.echo("\ntranslation progress (prose paragraphs with Hangul):")
+        shares = reviewed(root, [report.path for report in reports])
         for report in reports:
             numbers = progress(parse_source(report.fixed_text or report.doc_text, report.path))
+            done, blocks = shares.get(report.path, (0, 0))
+            review = f", reviewed {done}/{blocks} ({100 * done / blocks:.0f}%)" if blocks else ""
             click.echo(
                 f"  {relative(report.path, root)}: {numbers.translated}/{numbers.paragraphs}"
-                f" ({numbers.percent:.0f}%)"
+                f" ({numbers.percent:.0f}%){review}"
             )
     # --diff is a dry run of --fix: pending fixes fail it like the findings they fix.
     return 1 if failing(reports, settings.fail_on) or (diff and changed) else 0

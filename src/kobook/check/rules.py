@@ -11,6 +11,7 @@ from .leaks import leak001_foreign_syntax
 from .model import Finding, Rule
 from .particles import ko009_particles, ko013_spaced_particles
 from .separators import ko014_separators
+from .sync import SYNC_RULES
 from .typography import (
     ko001_nfc,
     ko002_invisible,
@@ -177,4 +178,4 @@ NOTICES: list[Rule] = [
         made_by_the_runner,
     ),
 ]
-BY_ID = {rule.id: rule for rule in [*RULES, *NOTICES]}
+BY_ID = {rule.id: rule for rule in [*RULES, *NOTICES, *SYNC_RULES]}

@@ -24,6 +24,7 @@ HARD = frozenset({"heading", "code", "math", "figure"})
 GAP = 0.35  # a block with no partner
 JOIN = 0.3  # two blocks translated as one (or one as two), on top of the pair's score
 SURE = 0.55  # a hard-anchor pair that cuts the chapter into segments
+BLIND = 0.5  # the best score of a pair with nothing but its length to go by
 BAND = 12  # blocks either side of the diagonal a segment's alignment looks at
 
 
@@ -87,13 +88,19 @@ class Scorer:
         return value
 
     def prose(self, up: Features, ko: Features) -> float:
+        """Anchors and kept English words are evidence; length alone is not (two short
+        paragraphs are alike by length): without evidence a pair scores at most
+        :data:`BLIND`, enough to keep order, never enough to cut a chapter."""
         parts: list[tuple[float, float]] = []
         anchors = overlap(up.anchors, ko.anchors)
         if anchors is not None:
             parts.append((0.5, anchors))
         if ko.latin:
             parts.append((0.25, len(ko.latin & up.latin) / len(ko.latin)))
-        parts.append((0.35, self.length(up.length, ko.length)))
+        length = self.length(up.length, ko.length)
+        if not parts:
+            return BLIND * (0.5 + 0.5 * length)
+        parts.append((0.35, length))
         weight = sum(w for w, _ in parts)
         return sum(w * v for w, v in parts) / weight
 

@@ -41,6 +41,7 @@ class Block:
     note: bool = False  # a translator's note: has no partner in the original
     line: int = 0  # 1-based line in the chapter's text (set by :func:`place`)
     needle: str = ""  # the text :func:`place` looks for
+    source: str = ""  # a code or raw block's text as written, lines and all
     key: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -153,6 +154,7 @@ class Flattener:
             level=level,
             note=self.in_note,
             needle=needle_of(kind, plain),
+            source=text or "",
         )
         self.blocks.append(block)
         for note in notes_in(inlines):
@@ -317,6 +319,10 @@ STARTS = 8
 def find_words(needle: str, text: str, cursor: int) -> tuple[int, int] | None:
     """Where ``needle``'s words appear in ``text`` near ``cursor``; the second number is
     where the next block's search starts."""
+    literal = needle[:40].strip()
+    at = text.find(literal, cursor, cursor + NEAR) if len(literal) >= 6 else -1
+    if at >= 0:  # written as it reads (a code line, plain prose): no guessing
+        return at, at + 1
     words = WORD.findall(needle)
     if not words:
         at = text.find(needle[:20], cursor, cursor + 4000) if needle.strip() else -1

@@ -76,6 +76,8 @@ def collect(value: Any, anchors: Counter[str], prose: list[str]) -> None:
         prose.append(" ")
     elif kind == "Code":
         anchors["c:" + content[1].strip()] += 1
+        if NUMBER.fullmatch(content[1].strip()):  # `5` in the original, 5 in a translation
+            anchors["n:" + content[1].strip().replace(",", "")] += 1
         prose.append(" ")
     elif kind == "Math":
         anchors["m:" + tex(content[1])] += 1

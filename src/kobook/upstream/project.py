@@ -132,18 +132,21 @@ class Project:
         return Scorer(self.ratio(commit), confirmed)
 
     def ratio(self, commit: str) -> float:
-        """Translated prose per original prose, over the mapped files (every file when
-        none is mapped yet)."""
+        """Translated prose per original prose: the median over the mapped files that are
+        translated (every file of the same name before a map exists), so files left
+        in the original's language or abridged do not move it."""
         if commit not in self._ratios:
             original = self.original(commit)
             pairs = self.upstream.chapters.items() or [(f, f) for f in self.korean]
-            ko = sum(
-                self.korean[k].prose_length for k, u in pairs if k in self.korean and u in original
+            shares = sorted(
+                self.korean[k].prose_length / original[u].prose_length
+                for k, u in pairs
+                if k in self.korean
+                and u in original
+                and original[u].prose_length
+                and self.korean[k].translated
             )
-            en = sum(
-                original[u].prose_length for k, u in pairs if k in self.korean and u in original
-            )
-            self._ratios[commit] = ko / en if en else 1.0
+            self._ratios[commit] = shares[len(shares) // 2] if shares else 1.0
         return self._ratios[commit]
 
 

@@ -7,7 +7,7 @@ import difflib
 import json
 from collections import Counter
 
-from ..check.github import annotation
+from ..github import annotation
 from .status import Finding
 
 SEVERITY = {"stale": "warning", "new": "warning", "removed": "warning", "missing": "error"}

@@ -8,6 +8,7 @@ into chapters is still one file, and an mdBook chapter is its own file.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,9 +17,10 @@ from ..dialect import convert_book
 from ..load import load_book
 from ..model import Book, Chapter, Config
 from ..parse import parse_book
-from ..pipeline import guard
+from ..parse.guard import check_footnotes, check_source
 from .blocks import Block, flatten, place
 
+CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
 MARKDOWN = (".md", ".markdown", ".qmd", ".rmd", ".Rmd")
 
 
@@ -35,12 +37,22 @@ class Text:
     def prose_length(self) -> int:
         return sum(b.features.length for b in self.blocks if b.kind not in ("code", "math"))
 
+    @property
+    def translated(self) -> bool:
+        """Are most of its paragraphs in a CJK script (a translation, not the original
+        left as it was)?"""
+        paragraphs = [b for b in self.blocks if b.kind == "para"]
+        cjk = sum(1 for b in paragraphs if CJK.search(b.plain))
+        return bool(paragraphs) and cjk * 2 >= len(paragraphs)
+
 
 def read_texts(root: Path, cache: Cache, config: Config | None = None) -> dict[str, Text]:
     """Every chapter file of the book at ``root``, as blocks, in reading order."""
     book = load_book(root, config)
     convert_book(book)
-    guard(book.chapters)
+    for chapter in book.chapters:  # as the build's guard: nothing that hangs pandoc
+        check_source(chapter)
+    check_footnotes(book.chapters)
     parts = [part for chapter in book.chapters for part in by_file(chapter)]
     texts: dict[str, Text] = {}
     for doc in parse_book(Book(book.root, book.config, parts), cache):
