@@ -53,6 +53,7 @@ def build(
     progress: Progress | None = None,
     offline: bool = False,
     trust: bool = False,
+    review: bool = False,
 ) -> BuildResult:
     """Build ``project`` into ``out`` (default ``PROJECT/dist``).
 
@@ -69,6 +70,8 @@ def build(
     ``trust`` passes the book's raw LaTeX (chapters, math, header-includes, a
     LaTeX template) to XeLaTeX unscreened: only for sources you trust (never
     for pull requests from strangers); see :mod:`kobook.write.latex.screen`.
+    ``review`` also writes the bilingual review pages (``kobook upstream``), read-only,
+    into ``out/review/``.
     Every path the book names stays inside the project, outputs inside
     ``out`` (SEC001, :mod:`kobook.boundary`).
     Raises :class:`KobookError` for mistakes in the book.
@@ -202,8 +205,22 @@ def build(
     result.diagnostics += ignored_latex(book.config.get("header-includes"), selected, ignoring)
     # The site and the WeasyPrint PDF sanitize the same chapters: each HTML001 once.
     result.diagnostics = list(dict.fromkeys(result.diagnostics))
+    if review:
+        progress.step("drawing the review pages (the original beside the translation)")
+        result.outputs["review"] = review_pages(root, out_dir, cache, offline)
     progress.step("done")
     return result
+
+
+def review_pages(root: Path, out_dir: Path, cache: Cache, offline: bool) -> Path:
+    """The read-only review pages in ``out_dir/review/``; the index page."""
+    from .upstream import open_project
+    from .upstream.review import write_pages
+
+    folder = inside(out_dir / "review", out_dir, what="review folder", folder="the output folder")
+    project = open_project(root, offline=offline, cache_dir=cache.root)
+    write_pages(project, folder, live=False)
+    return folder / "index.html"
 
 
 def output_file(book: Book, out_dir: Path, name: str) -> Path:

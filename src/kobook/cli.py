@@ -71,6 +71,11 @@ def main() -> None:
     help="Pass the book's raw LaTeX to XeLaTeX unscreened (SEC003 otherwise). "
     "Only for sources you trust: never for pull requests from strangers.",
 )
+@click.option(
+    "--review",
+    is_flag=True,
+    help="Also write the bilingual review pages (kobook upstream) to OUT/review/, read-only.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress output.")
 def build(
     formats: tuple[str, ...],
@@ -83,6 +88,7 @@ def build(
     offline: bool,
     cache_dir: Path | None,
     trust: bool,
+    review: bool,
     quiet: bool,
 ) -> None:
     """Build the book: pdf, html, epub or all (default: metadata 'formats', else pdf)."""
@@ -102,6 +108,7 @@ def build(
             progress=progress,
             offline=offline,
             trust=trust,
+            review=review,
         )
     for note in result.notes:
         click.echo(printable(note), err=True)
@@ -355,10 +362,21 @@ def import_command(source: Path, to: Path | None, dialect: str, force: bool) -> 
     help="Address to listen on. Anything but loopback lets the network read the book.",
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the book in the web browser.")
+@click.option(
+    "--review",
+    is_flag=True,
+    help="Also serve the bilingual review pages (kobook upstream) at /review/.",
+)
 @click.option("--pdf", is_flag=True, help="Also keep dist/preview/CHAPTER.pdf up to date.")
 @project_option
 def preview(
-    chapter: str | None, port: int, host: str, open_browser: bool, pdf: bool, project: Path
+    chapter: str | None,
+    port: int,
+    host: str,
+    open_browser: bool,
+    review: bool,
+    pdf: bool,
+    project: Path,
 ) -> None:
     """Serve the HTML book, rebuild on each save and reload the page (Ctrl-C stops)."""
     from .preview import run as run_preview
@@ -370,6 +388,7 @@ def preview(
         port=port,
         open_browser=open_browser,
         pdf=pdf,
+        review=review,
         echo=click.echo,
     )
 

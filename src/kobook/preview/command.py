@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import KobookError
+from .review import FOLDER as REVIEW
+from .review import Reviewer
 from .server import DEFAULT_PORT, PreviewServer, diagnostic_json, is_loopback, start
 from .session import Session, Update
 from .watch import Watcher, build_pdf, guarded, with_findings
@@ -48,6 +50,7 @@ def run(
     port: int = DEFAULT_PORT,
     open_browser: bool = False,
     pdf: bool = False,
+    review: bool = False,
     echo: Echo | None = None,
     until: Callable[[], bool] | None = None,
 ) -> None:
@@ -74,6 +77,11 @@ def run(
         say(describe(first, session.root, first=True))
         server = start(session, host, port)
         server.publish(first)
+        reviewer = Reviewer(session.root, session.out / REVIEW) if review else None
+        server.review = reviewer
+        if reviewer is not None:
+            pages = reviewer.render()
+            say(f"review pages: {server.url}{REVIEW}/index.html ({len(pages)} file(s))")
         if pdf and first.ok:
             pdf_update = build_pdf(session)
             if pdf_update is not None:
@@ -85,6 +93,8 @@ def run(
             assert server is not None
             server.publish(update)
             say(describe(update, session.root))
+            if reviewer is not None and update.ok and update.pages:
+                server.broadcast("reload", {"pages": reviewer.render()})
 
         watcher = Watcher(session, publish, pdf=pdf).start()
         watcher.wait_ready()  # a save made once the URL is printed is seen

@@ -12,7 +12,9 @@ A ``ThreadingHTTPServer`` on 127.0.0.1 that
   ``reload`` with the changed pages, ``status`` with the current error and
   typography findings, ``pdf`` when the chapter PDF was rewritten;
 * answers ``/__kobook/status`` with the same status as JSON (a page opened
-  while the build is broken, and the tests, read it).
+  while the build is broken, and the tests, read it);
+* with ``--review``, takes the review pages' button posts on ``/__kobook/review``
+  (loopback only, from its own origin, JSON only) and has the lock written.
 
 The server thread only reads files and the published status; the watcher
 thread (:mod:`.watch`) builds and calls :meth:`PreviewServer.publish`.
@@ -38,6 +40,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from ..errors import Diagnostic, KobookError
+from .review import Reviewer
 from .session import Session, Update
 
 log = logging.getLogger("kobook.preview")
@@ -55,6 +58,7 @@ SECURITY_HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
 }
 LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+REVIEW_PATH = "/__kobook/review"
 
 
 def live_asset(name: str) -> bytes:
@@ -234,7 +238,44 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.end_headers()
 
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = refuse_method
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = refuse_method
+
+    def do_POST(self) -> None:
+        """Only the review pages' buttons post (``--review``), and only from this server's
+        own pages: the Host and the Origin are its own, the body is a small JSON object
+        (a form on another site cannot send ``application/json`` without asking)."""
+        preview = self.server.preview
+        reviewer = preview.review
+        path = self.path.split("?", 1)[0]
+        if reviewer is None or path != REVIEW_PATH:
+            self.refuse_method()
+            return
+        origin = self.headers.get("Origin")
+        kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        length = int(self.headers.get("Content-Length") or 0)
+        if (
+            not is_loopback(preview.host)  # the lock is written for loopback pages only
+            or not host_allowed(self.headers.get("Host"), preview.host)
+            or not origin
+            or not host_allowed(origin.split("://", 1)[-1], preview.host)
+            or origin.split("://", 1)[-1].rsplit(":", 1)[-1] != str(preview.port)
+        ):
+            self.send_bytes(HTTPStatus.FORBIDDEN, b"forbidden origin\n", "text/plain", True)
+            return
+        if kind != "application/json" or not 0 < length <= 4096:
+            self.send_bytes(HTTPStatus.BAD_REQUEST, b"bad request\n", "text/plain", True)
+            return
+        try:
+            request = json.loads(self.rfile.read(length))
+        except ValueError:
+            request = None
+        if not isinstance(request, dict):
+            self.send_bytes(HTTPStatus.BAD_REQUEST, b"bad request\n", "text/plain", True)
+            return
+        answer = reviewer.act(request)
+        data = json.dumps(answer, ensure_ascii=False).encode()
+        status = HTTPStatus.OK if answer.get("ok") else HTTPStatus.UNPROCESSABLE_ENTITY
+        self.send_bytes(status, data, "application/json", True)
 
     def answer(self, body: bool) -> None:
         preview = self.server.preview
@@ -333,6 +374,7 @@ class PreviewServer:
         self._status = status_json(session.last, session.root)
         self._pdf: str | None = self._status["pdf"]
         self._closed = False
+        self.review: Reviewer | None = None  # kobook preview --review: takes the pages' posts
         self._thread = threading.Thread(
             target=httpd.serve_forever,
             kwargs={"poll_interval": 0.2},

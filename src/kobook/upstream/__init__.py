@@ -15,7 +15,7 @@ from ..load import load_config
 from .ack import AckReport, ack, mark
 from .init import InitReport, init, new_upstream
 from .project import Project, Upstream, open_project, upstream_of
-from .repo import open_repo
+from .repo import REMOTE, is_branch, open_repo
 from .status import Finding, findings
 
 __all__ = [
@@ -46,11 +46,15 @@ def upstream_init(
     root = project.resolve()
     config = load_config(root / "metadata.yaml")
     upstream = new_upstream(source, dialect)
+    if not REMOTE.match(upstream.repository) and not upstream.repository.startswith("file:"):
+        upstream.repository = str(Path(upstream.repository).resolve())  # as the shell meant it
     if isinstance(config.raw.get("upstream"), dict):
         upstream.chapters = upstream_of(config).chapters
     cache = cache_dir or inside(root / ".kobook-cache", root, what="cache folder")
     repo = open_repo(upstream.repository, root, cache, offline=offline)
     upstream.repository = repo.source
+    if upstream.ref and not is_branch(repo, upstream.ref):
+        upstream.ref = ""  # a commit or tag locks there; the head stays the default branch
     return init(Project(root, config, upstream, repo, cache), source, guess_commit=guess_commit)
 
 

@@ -42,6 +42,7 @@ class Block:
     line: int = 0  # 1-based line in the chapter's text (set by :func:`place`)
     needle: str = ""  # the text :func:`place` looks for
     source: str = ""  # a code or raw block's text as written, lines and all
+    ast: Any = field(default=None, repr=False, compare=False)  # a pandoc block to show it by
     key: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -155,6 +156,7 @@ class Flattener:
             note=self.in_note,
             needle=needle_of(kind, plain),
             source=text or "",
+            ast=shown(kind, level, inlines, text),
         )
         self.blocks.append(block)
         for note in notes_in(inlines):
@@ -260,6 +262,16 @@ class Flattener:
         collect(c[2])
         caption = [x for b in c[1][1] if isinstance(b, dict) for x in (b.get("c") or [])]
         self.add("figure", [*images, {"t": "Space"}, *caption])
+
+
+def shown(kind: str, level: int, inlines: Any, text: str | None) -> dict[str, Any]:
+    """The pandoc block a review page shows for a flattened block (footnotes apart)."""
+    if text is not None:
+        return {"t": "CodeBlock", "c": [["", [], []], text]}
+    kept = [x for x in inlines if not (isinstance(x, dict) and x.get("t") == "Note")]
+    if kind == "heading":
+        return {"t": "Header", "c": [level, ["", [], []], kept]}
+    return {"t": "Para", "c": kept}
 
 
 def needle_of(kind: str, plain: str) -> str:

@@ -183,8 +183,4 @@ def init(project: Project, source: str, *, guess_commit: bool = False) -> InitRe
 def new_upstream(source: str, dialect: str) -> Upstream:
     """The ``upstream:`` block ``init SOURCE[@REF]`` starts from."""
     repository, ref = split_ref(source)
-    return Upstream(repository, ref if ref and not looks_like_commit(ref) else "", dialect)
-
-
-def looks_like_commit(ref: str) -> bool:
-    return len(ref) >= 7 and all(c in "0123456789abcdef" for c in ref.lower())
+    return Upstream(repository, ref, dialect)

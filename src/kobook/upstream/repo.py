@@ -163,6 +163,15 @@ def commit_of(repo: Repo, ref: str) -> str:
     return text.strip()
 
 
+def is_branch(repo: Repo, name: str) -> bool:
+    """Does ``name`` name a branch (what "the upstream's head" follows), not a commit?"""
+    try:
+        git(repo.git_dir, "show-ref", "--verify", "--quiet", f"refs/heads/{name}")
+    except KobookError:
+        return False
+    return True
+
+
 def history(repo: Repo, ref: str, limit: int = 400) -> list[str]:
     """The commits of ``ref``'s first-parent history, newest first (at most ``limit``)."""
     text = str(

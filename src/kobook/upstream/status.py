@@ -37,6 +37,7 @@ class Finding:
     old: str = ""  # the original block's text at the base
     new: str = ""  # ... and at the target
     korean: str = ""  # the translated block's text
+    index: int | None = None  # the base's original block it concerns (new: follows)
 
     @property
     def failing(self) -> bool:
@@ -129,6 +130,7 @@ def file_findings(project: Project, file: str, target: str) -> list[Finding]:
                 old_text.blocks[old].plain if old is not None else "",
                 new_blocks[new].plain if new is not None else "",
                 base.korean_text(anchor),
+                anchor,
             )
         )
 
