@@ -11,6 +11,7 @@ from typing import NoReturn
 import click
 
 from . import __version__
+from .dialect import DIALECTS
 from .errors import Diagnostic, KobookError, printable
 from .importer.detect import DIALECT_OF
 from .write.registry import formats as registry_formats
@@ -227,9 +228,10 @@ offline_option = click.option(
 @project_option
 @click.option(
     "--dialect",
+    type=click.Choice(["auto", "html", *DIALECTS]),
     default="auto",
     show_default=True,
-    help="The original's dialect (mdbook, distill, pandoc...); auto: told from its files.",
+    help="The original's dialect; auto: told from its files (html: published pages).",
 )
 @click.option("--guess-commit", is_flag=True, help="Lock at the commit the translation matches.")
 @offline_option

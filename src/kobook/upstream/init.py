@@ -20,7 +20,7 @@ from .features import overlap
 from .lock import Entry, Lock, write_lock
 from .project import Project, Upstream, write_upstream
 from .repo import describe, history, split_ref, tree
-from .sides import Text
+from .sides import HTML, Text
 
 MAP_SURE = 0.2  # anchor overlap a content-guessed file pair needs
 
@@ -150,8 +150,7 @@ def init(project: Project, source: str, *, guess_commit: bool = False) -> InitRe
     _, ref = split_ref(source)
     commit = project.commit(ref or project.upstream.ref)
     if not project.upstream.dialect or project.upstream.dialect == "auto":
-        folder = tree(project.repo, commit, project.cache_dir)
-        project.upstream.dialect = detect(folder).dialect
+        project.upstream.dialect = dialect_of(tree(project.repo, commit, project.cache_dir))
     mapped = guess_map(project.korean, project.original(commit), project.upstream.chapters)
     if not mapped:
         raise KobookError(
@@ -178,6 +177,17 @@ def init(project: Project, source: str, *, guess_commit: bool = False) -> InitRe
         sorted(set(original) - set(mapped.values())),
         scores,
     )
+
+
+def dialect_of(folder: Path) -> str:
+    """The original's dialect, as ``kobook import`` tells it; pages of HTML and nothing
+    else a dialect reads: ``html``."""
+    try:
+        return detect(folder).dialect
+    except KobookError:
+        if any(folder.rglob("*.html")):
+            return HTML
+        raise
 
 
 def new_upstream(source: str, dialect: str) -> Upstream:

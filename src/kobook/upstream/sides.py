@@ -8,19 +8,23 @@ into chapters is still one file, and an mdBook chapter is its own file.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cache import Cache
+from .. import limits
+from ..cache import Cache, digest
 from ..dialect import convert_book
 from ..load import load_book
 from ..model import Book, Chapter, Config
 from ..parse import parse_book
 from ..parse.guard import check_footnotes, check_source
+from ..parse.pandoc import load_json, markdown_to_ast, pandoc_version
 from .blocks import Block, flatten, place
 
 CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
+HTML = "html"  # the dialect of an original published as HTML pages
 MARKDOWN = (".md", ".markdown", ".qmd", ".rmd", ".Rmd")
 
 
@@ -48,6 +52,8 @@ class Text:
 
 def read_texts(root: Path, cache: Cache, config: Config | None = None) -> dict[str, Text]:
     """Every chapter file of the book at ``root``, as blocks, in reading order."""
+    if config is not None and config.get("dialect") == HTML:
+        return read_html(root, cache)
     book = load_book(root, config)
     convert_book(book)
     for chapter in book.chapters:  # as the build's guard: nothing that hangs pandoc
@@ -98,6 +104,35 @@ def by_file(chapter: Chapter) -> list[Chapter]:
             )
             start = index
     return parts
+
+
+def read_html(root: Path, cache: Cache) -> dict[str, Text]:
+    """An original published as HTML (a built ``index.html``), read by pandoc's HTML
+    reader: each page one file, in name order."""
+    texts: dict[str, Text] = {}
+    pages = [
+        path
+        for path in sorted(root.rglob("*.htm*"))
+        if path.suffix in (".html", ".htm")
+        and path.is_file()
+        and not any(part.startswith(".") for part in path.relative_to(root).parts)
+    ]
+    for path in pages[: limits.MAX_CHAPTERS]:
+        if path.stat().st_size > limits.MAX_FILE_BYTES * 4:
+            continue  # not a page a person wrote
+        source = path.read_text(encoding="utf-8", errors="replace")
+        key = digest("html-ast", pandoc_version(), source)
+        cached = cache.get("ast", key, ".json")
+        if cached is not None:
+            ast = load_json(cached, path)
+        else:
+            ast = markdown_to_ast(source, reader="html", what=f"reading {path.name}", file=path)
+            cache.put("ast", key, json.dumps(ast).encode("utf-8"), ".json")
+        file = path.relative_to(root).as_posix()
+        blocks = flatten(ast["blocks"])
+        place(blocks, source)
+        texts[file] = Text(file, blocks, [block.line for block in blocks], [file])
+    return texts
 
 
 def relative(book: Book, path: Path) -> str:
