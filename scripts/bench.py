@@ -8,6 +8,7 @@ so figures can be compared across commits:
     python scripts/bench.py --quick    # sample book only
     python scripts/bench.py --engines  # the PDF engines on the playbook, cold and warm
     python scripts/bench.py --json out.json
+    python scripts/bench.py --upstream # kobook upstream on the Rust book and its bundle
 
 Each build runs in its own process with an empty cache (a cold build); the
 ``warm`` rows build the playbook again after one paragraph changed, with the
@@ -548,6 +549,9 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
     parser.add_argument("--preview", action="store_true", help="only the kobook preview rows")
     parser.add_argument(
+        "--upstream", action="store_true", help="only kobook upstream (scripts/bench_upstream.py)"
+    )
+    parser.add_argument(
         "--engines",
         action="store_true",
         help="only the PDF engines on the playbook: cold, warm, and the plain routes",
@@ -562,6 +566,11 @@ def main() -> int:
     if args.preview_worker:
         preview_worker(*args.preview_worker)
         return 0
+    if args.upstream:
+        sys.path.insert(0, str(REPO / "scripts"))
+        from bench_upstream import main as upstream_main
+
+        return int(upstream_main())
     rows: list[Row] = [machine_speed()]
     with tempfile.TemporaryDirectory(prefix="kobook-bench-") as tmp:
         work = Path(tmp)

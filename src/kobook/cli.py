@@ -242,8 +242,11 @@ def upstream_init(
     from .upstream import upstream_init as run
 
     report = run(project, source, dialect=dialect, guess_commit=guess_commit, offline=offline)
+    best = max((score for _, score in report.scores), default=0)
     for commit, score in report.scores:
-        click.echo(f"  {commit[:10]}: {score} blocks match", err=True)
+        mark = "  ← the best run ends here" if commit == report.commit else ""
+        mark = mark or ("  (best)" if score == best else "")
+        click.echo(f"  {commit[:10]}: {score} blocks match{mark}", err=True)
     click.echo(f"locked {len(report.mapped)} file(s) at {report.described}")
     for file in report.unmapped:
         click.echo(f"  no original for {file}", err=True)

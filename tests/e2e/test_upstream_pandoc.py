@@ -336,3 +336,19 @@ def test_one_glossary_term_translated_two_ways(pair: tuple[Path, Path, str]) -> 
     found = check_rules(korean, "--select", "SYNC008")
     assert [(f["rule"], f["line"]) for f in found] == [("SYNC008", korean_line(korean, "## 메지"))]
     assert "'grout' is '메지' here but '줄눈'" in str(found[0]["message"])
+
+
+def test_a_weak_pair_is_reported_until_a_reviewer_confirms_it(
+    pair: tuple[Path, Path, str],
+) -> None:
+    korean, _, _ = pair
+    replace_in(korean / CHAPTER, "물이 스며들지 않도록 일주일 뒤에 이음매를 막는다.", "막는다.")
+    code, found = status(korean)
+    assert [(f["kind"], f["block"]) for f in found] == [("weak", "para")] and code == 0
+    line = korean_line(korean, "막는다.")
+    assert found[0]["line"] == line
+    result = CliRunner().invoke(
+        main, ["upstream", "ack", "--confirm", f"{CHAPTER}:{line}", "--project", str(korean)]
+    )
+    assert "marked 1 block" in result.stdout
+    assert status(korean) == (0, [])

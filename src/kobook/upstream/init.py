@@ -132,17 +132,19 @@ def signature(block: object) -> str:
 def best_commit(
     project: Project, ref: str, mapped: dict[str, str]
 ) -> tuple[str, list[tuple[str, int]]]:
-    """The last commit of the run of commits the translation matches best."""
+    """The last commit of the first run of commits the translation matches best (a
+    translation follows its original until it stops); every commit's score."""
     commits = list(reversed(history(project.repo, ref)))  # oldest first
-    scores = [(c, signature_hits(project.korean, project.original(c), mapped)) for c in commits]
+    scores = []
+    for commit in commits:  # read once each, not kept: a long history must fit in memory
+        original = project.read_original(commit)
+        scores.append((commit, signature_hits(project.korean, original, mapped)))
     top = max(score for _, score in scores)
-    best = ""
-    for index, (commit, score) in enumerate(scores):
-        if score == top:
-            best = commit
-            if index + 1 < len(scores) and scores[index + 1][1] < top:
-                break
-    return best, scores
+    start = next(i for i, (_, score) in enumerate(scores) if score == top)
+    end = start
+    while end + 1 < len(scores) and scores[end + 1][1] == top:
+        end += 1
+    return scores[end][0], scores
 
 
 def init(project: Project, source: str, *, guess_commit: bool = False) -> InitReport:

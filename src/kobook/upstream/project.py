@@ -119,10 +119,14 @@ class Project:
     def original(self, commit: str) -> dict[str, Text]:
         """The original's files at ``commit``, as blocks (read once per command)."""
         if commit not in self._originals:
-            folder = tree(self.repo, commit, self.cache_dir)
-            config = Config(raw={"dialect": self.upstream.dialect})
-            self._originals[commit] = read_texts(folder, self.cache, config)
+            self._originals[commit] = self.read_original(commit)
         return self._originals[commit]
+
+    def read_original(self, commit: str) -> dict[str, Text]:
+        """The original's files at ``commit``, read again (not kept)."""
+        folder = tree(self.repo, commit, self.cache_dir)
+        config = Config(raw={"dialect": self.upstream.dialect})
+        return read_texts(folder, self.cache, config)
 
     def lock(self, file: str) -> Lock | None:
         return read_lock(self.root, file)
