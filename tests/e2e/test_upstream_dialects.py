@@ -90,3 +90,30 @@ def test_an_unknown_dialect_is_refused(tmp_path: Path, dialect: str) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and "Invalid value for '--dialect'" in result.output
     assert not (korean / ".kobook").exists()
+
+
+@pytest.mark.parametrize("dialect", ["mkdocs", "quarto", "bookdown"])
+def test_repository_shapes_on_both_sides(tmp_path: Path, dialect: str) -> None:
+    source = DATA.parent / "dialects" / dialect
+    original = tmp_path / "original"
+    new_repo(original, source)
+    korean = tmp_path / "korean"
+    shutil.copytree(source, korean)
+    (korean / "metadata.yaml").write_text(f"dialect: {dialect}\n", encoding="utf-8")  # as import
+    result = CliRunner().invoke(main, ["upstream", "init", str(original), "--project", str(korean)])
+    assert result.exit_code == 0, result.output
+    meta = (korean / "metadata.yaml").read_text(encoding="utf-8")
+    assert f"dialect: {dialect}" in meta
+    assert status(korean) == []  # the same text on both sides: every block paired
+    mapped = sorted((korean / ".kobook" / "upstream").rglob("*.lock"))
+    assert len(mapped) >= 2
+    biggest = max(mapped, key=lambda path: (path.stat().st_size, path.name))
+    file = biggest.relative_to(korean / ".kobook" / "upstream").as_posix()[: -len(".lock")]
+    commit_edit(
+        original,
+        lambda repo: (repo / file).write_text(
+            (repo / file).read_text(encoding="utf-8") + "\n\nA paragraph added upstream.\n",
+            encoding="utf-8",
+        ),
+    )
+    assert [(f["kind"], f["file"]) for f in status(korean)] == [("new", file)]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from kobook.upstream import findings, open_project, upstream_init
+from kobook.upstream import Project, findings, open_project, upstream_init
 from kobook.upstream.status import Finding
 from tests.conftest import CORPUS, need_corpus
 from tests.upstream_repo import commit_edit, git
@@ -33,11 +33,16 @@ KOREAN_NUMBER = re.compile(r"(?<![\w.`-])(\d+)(?=[\uac00-\ud7a3])")
 EMPHASIS = re.compile(r"(?<![*\w`])\*([A-Za-z][^*`\n]*?[A-Za-z])\*(?![*\w])")
 
 
-@dataclass(frozen=True)
+@dataclass
 class Rust:
     korean: Path
     upstream: Path
     base: str
+    project: Project  # the translation as the fixture made it, read once for every test
+
+    def reopen(self, korean: Path) -> Project:
+        """A changed copy of the translation, read with the book's own cache."""
+        return open_project(korean, cache_dir=self.korean / ".kobook-cache")
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +57,7 @@ def rust(tmp_path_factory: pytest.TempPathFactory) -> Rust:
     (korean / "metadata.yaml").write_text("dialect: mdbook\n", encoding="utf-8")  # as import says
     report = upstream_init(korean, f"{upstream}@{BASE}")
     assert len(report.mapped) == 111 and not report.unmapped
-    return Rust(korean, upstream, report.commit)
+    return Rust(korean, upstream, report.commit, open_project(korean))
 
 
 @dataclass(frozen=True)
@@ -166,7 +171,7 @@ def test_synthetic_upstream_edits_are_found_with_their_grade(rust: Rust) -> None
 
     target = branch(rust, "synthetic", edit)
     assert len(edits) >= 100
-    found = [f for f in findings(open_project(rust.korean), target) if f.kind != "weak"]
+    found = [f for f in findings(rust.project, target) if f.kind != "weak"]
     moving = [f for f in found if f.kind in ("stale", "new", "removed")]
     missed = [e for e in edits if not any(matches(f, e) for f in moving)]
     assert not missed, f"{len(missed)} of {len(edits)} edits not found: {missed[:5]}"
@@ -201,16 +206,16 @@ def test_rewrapping_and_emphasis_syntax_upstream_stale_nothing(rust: Rust) -> No
     target = branch(rust, "rewrap", edit)
     assert len(touched) > 200
     assert "_" in git(rust.upstream, "diff", rust.base, target, "--word-diff=porcelain")
-    moving = [f for f in findings(open_project(rust.korean), target) if f.kind == "stale"]
+    moving = [f for f in findings(rust.project, target) if f.kind == "stale"]
     assert moving == []
 
 
 def test_deleted_korean_paragraphs_are_missing_at_their_place(rust: Rust) -> None:
-    def missing(project_root: Path) -> Counter[tuple[str, str]]:
-        found = findings(open_project(project_root), rust.base)
+    def missing(project: Project) -> Counter[tuple[str, str]]:
+        found = findings(project, rust.base)
         return Counter((f.file, f.key) for f in found if f.kind == "missing")
 
-    before = missing(rust.korean)
+    before = missing(rust.project)
     rng = random.Random(SEED + 2)
     korean = rust.korean.parent / "korean-deleted"
     shutil.copytree(rust.korean, korean, ignore=shutil.ignore_patterns(".kobook-cache"))
@@ -231,9 +236,9 @@ def test_deleted_korean_paragraphs_are_missing_at_their_place(rust: Rust) -> Non
         del lines[a : b + 2]
         path.write_text("\n".join(lines), encoding="utf-8")
         deleted[path.relative_to(korean).as_posix()] = a + 1
-    new = missing(korean) - before
+    project = rust.reopen(korean)
+    new = missing(project) - before
     assert sorted(file for file, _ in new.elements()) == sorted(deleted)
-    project = open_project(korean)
     for f in findings(project, rust.base):
         if f.kind == "missing" and new[(f.file, f.key)]:
             assert f.block == "para"
@@ -318,7 +323,7 @@ def test_korean_code_urls_and_numbers_changed_are_caught(rust: Rust) -> None:
 
     korean = rust.korean.parent / "korean-mutated"
     shutil.copytree(rust.korean, korean, ignore=shutil.ignore_patterns(".kobook-cache"))
-    before = open_project(rust.korean)
+    before = rust.project
 
     def flagged(file: str, rule: str) -> set[int]:
         return {p.line for p in file_problems(before, file) if p.rule == rule}
@@ -328,7 +333,7 @@ def test_korean_code_urls_and_numbers_changed_are_caught(rust: Rust) -> None:
 
     mutations = korean_mutations(korean, random.Random(SEED + 3), flagged, original)
     assert len(mutations) == 30
-    after = open_project(korean)
+    after = rust.reopen(korean)
     for rule, file, line in mutations:
         old = Counter((p.rule, p.line, p.message) for p in file_problems(before, file))
         new = [p for p in file_problems(after, file) if not old[(p.rule, p.line, p.message)]]

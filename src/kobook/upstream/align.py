@@ -75,8 +75,8 @@ class Scorer:
         """How sure the pair is, 0–1; None: the kinds differ and cannot pair."""
         if up.kind != ko.kind:
             return None
-        if up.key and (up.key, ko.key) in self.confirmed:
-            return 1.0
+        if up.key and (up.key == ko.key or (up.key, ko.key) in self.confirmed):
+            return 1.0  # the same block (left untranslated), or a pair a reviewer confirmed
         if up.kind == "code":
             found = overlap(up.features.code, ko.features.code)
             return 0.5 if found is None else found

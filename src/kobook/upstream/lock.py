@@ -94,8 +94,8 @@ def parse(text: str, path: Path) -> Lock:
         if not words or line.startswith("#"):
             continue
         head = words[0]
-        if head in ("file", "upstream", "base") and len(words) == 2:
-            fields[head] = words[1]
+        if head in ("file", "upstream", "base") and len(words) >= 2:
+            fields[head] = line.split(" ", 1)[1].strip()  # a file name may hold spaces
         elif head == "block" and len(words) >= 5 and valid_block(words):
             entry = Entry(words[2], words[3], words[4], set(words[5:]))
             entries.append((int(words[1]), entry))

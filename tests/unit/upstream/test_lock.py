@@ -13,7 +13,7 @@ from kobook.upstream.lock import Entry, Lock, dump, parse, read_lock, write_lock
 def test_dump_and_parse_round_trip(tmp_path: Path) -> None:
     lock = Lock(
         "src/a.md",
-        "src/a.md",
+        "The Ultra Scale Playbook.md",  # names with spaces, as real books have
         "0" * 40,
         [Entry("para", "a" * 12, "b" * 12, {"reviewed"}), Entry("code", "c" * 12)],
         {("stale", "d" * 12), ("missing", "e" * 12)},
