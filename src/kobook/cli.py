@@ -17,6 +17,14 @@ from .importer.detect import DIALECT_OF
 from .write.registry import formats as registry_formats
 from .write.registry import pdf_engines
 
+format_option = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+    help="github: GitHub Actions annotations (::warning file=…,line=…::…).",
+)
 project_option = click.option(
     "--project",
     type=click.Path(file_okay=False, path_type=Path),
@@ -150,14 +158,7 @@ def print_diagnostics(diagnostics: list[Diagnostic], per_code: int = 5) -> None:
 @project_option
 @click.option("--fix", is_flag=True, help="Apply the safe fixes to the files.")
 @click.option("--diff", is_flag=True, help="Show the fixes as a diff; write nothing.")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json", "github"]),
-    default="text",
-    show_default=True,
-    help="github: GitHub Actions annotations (::warning file=…,line=…::…).",
-)
+@format_option
 @click.option("--select", multiple=True, help="Only these rules (repeatable, e.g. KO009).")
 @click.option("--ignore", multiple=True, help="Skip these rules (repeatable).")
 @click.option("--stats", is_flag=True, help="Print translation progress per chapter.")
@@ -257,13 +258,7 @@ def upstream_init(
 @upstream.command("status")
 @project_option
 @click.option("--to", "target", default=None, help="Compare with this ref (default: head).")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json", "github"]),
-    default="text",
-    show_default=True,
-)
+@format_option
 @offline_option
 def upstream_status(project: Path, target: str | None, output_format: str, offline: bool) -> None:
     """List stale, new, removed, missing and weak blocks; exit 1 on substantive ones."""

@@ -198,3 +198,13 @@ def keyval(attrs: list[Any], key: str) -> str | None:
         if k == key:
             return str(v)
     return None
+
+
+def table_rows(content: list[Any]) -> list[Any]:
+    """A ``Table``'s rows in reading order: head, each body's head and body rows, foot
+    (each row ``[attr, cells]``, each cell ``[attr, align, rowspan, colspan, blocks]``)."""
+    head, bodies, foot = content[3], content[4], content[5]
+    rows = [*head[1]]
+    for body in bodies:
+        rows += body[2] + body[3]
+    return rows + foot[1]

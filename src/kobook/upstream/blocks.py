@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..parse.ast import stringify
+from ..parse.ast import stringify, table_rows
 from .features import Features, features_of
 
 # Korean translator's notes (and their usual English names): free moves in alignment.
@@ -232,12 +232,7 @@ class Flattener:
     def table(self, c: list[Any]) -> None:
         caption = c[1][1]
         self.walk(caption)
-        head, bodies, foot = c[3], c[4], c[5]
-        rows = [*head[1]]
-        for body in bodies:
-            rows += body[2] + body[3]
-        rows += foot[1]
-        for row in rows:
+        for row in table_rows(c):
             cells: list[Any] = []
             for cell in row[1]:
                 cells += [{"t": "Str", "c": "|"}, {"t": "Space"}]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ...parse.ast import table_rows
 from .patterns import (
     CHUNK_HEADER,
     CODE_MARK,
@@ -109,12 +110,7 @@ def block_texts(blocks: list[Node], alt: bool = True) -> Iterator[tuple[str, str
             yield from block_texts(c[2], alt=False)
         elif t == "Table":
             yield from block_texts(c[1][1])
-            head, bodies, foot = c[3], c[4], c[5]
-            rows = [*head[1]]
-            for body in bodies:
-                rows += body[2] + body[3]
-            rows += foot[1]
-            for row in rows:
+            for row in table_rows(c):
                 for cell in row[1]:
                     yield from block_texts(cell[4])
         for note in notes:
