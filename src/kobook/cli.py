@@ -6,7 +6,7 @@ import errno
 import signal
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -25,6 +25,9 @@ format_option = click.option(
     show_default=True,
     help="github: GitHub Actions annotations (::warning file=…,line=…::…).",
 )
+if TYPE_CHECKING:
+    from .upstream import Project
+
 project_option = click.option(
     "--project",
     type=click.Path(file_okay=False, path_type=Path),
@@ -222,6 +225,20 @@ def upstream() -> None:
 offline_option = click.option(
     "--offline", is_flag=True, help="Never reach the network (a remote upstream must be cached)."
 )
+repository_option = click.option(
+    "--repository",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The original's checkout, instead of the one metadata.yaml names.",
+)
+
+
+def upstream_project(project: Path, offline: bool, repository: Path | None) -> Project:
+    """The book and its original for an upstream command."""
+    from .upstream import open_project
+
+    named = str(repository) if repository else None
+    return open_project(project, offline=offline, repository=named)
 
 
 @upstream.command("init")
@@ -260,12 +277,22 @@ def upstream_init(
 @click.option("--to", "target", default=None, help="Compare with this ref (default: head).")
 @format_option
 @offline_option
-def upstream_status(project: Path, target: str | None, output_format: str, offline: bool) -> None:
+@repository_option
+def upstream_status(
+    project: Path,
+    target: str | None,
+    output_format: str,
+    offline: bool,
+    repository: Path | None,
+) -> None:
     """List stale, new, removed, missing and weak blocks; exit 1 on substantive ones."""
-    from .upstream import findings, open_project
+    from .upstream import findings
     from .upstream.report import FORMATS
 
-    found = findings(open_project(project, offline=offline), target)
+    opened = upstream_project(project, offline, repository)
+    found = findings(opened, target)
+    for file in opened.unmapped():
+        click.echo(f"{file}: no original mapped (kobook upstream init maps it)", err=True)
     click.echo(FORMATS[output_format](found), nl=False)
     sys.exit(1 if any(f.failing for f in found) else 0)
 
@@ -275,12 +302,19 @@ def upstream_status(project: Path, target: str | None, output_format: str, offli
 @project_option
 @click.option("--to", "target", default=None, help="Compare with this ref (default: head).")
 @offline_option
-def upstream_diff(chapter: str | None, project: Path, target: str | None, offline: bool) -> None:
+@repository_option
+def upstream_diff(
+    chapter: str | None,
+    project: Path,
+    target: str | None,
+    offline: bool,
+    repository: Path | None,
+) -> None:
     """Each stale block: the original's change word by word, beside the translation."""
-    from .upstream import findings, open_project
+    from .upstream import findings
     from .upstream.report import as_diff
 
-    found = findings(open_project(project, offline=offline), target)
+    found = findings(upstream_project(project, offline, repository), target)
     if chapter:
         found = [f for f in found if chapter in (f.chapter, f.file) or f.file.endswith(chapter)]
     click.echo(as_diff(found), nl=False)
@@ -294,6 +328,7 @@ def upstream_diff(chapter: str | None, project: Path, target: str | None, offlin
 @click.option("--confirm", is_flag=True, help="Confirm the pairs at PLACES (weak findings).")
 @click.option("--to", "target", default=None, help="The ref acked up to (default: head).")
 @offline_option
+@repository_option
 def upstream_ack(
     places: tuple[str, ...],
     project: Path,
@@ -302,11 +337,12 @@ def upstream_ack(
     confirm: bool,
     target: str | None,
     offline: bool,
+    repository: Path | None,
 ) -> None:
     """Mark findings at FILE:LINE dealt with (or review marks); locks move on when done."""
-    from .upstream import ack, mark, open_project
+    from .upstream import ack, mark
 
-    opened = open_project(project, offline=offline)
+    opened = upstream_project(project, offline, repository)
     if reviewed or confirm:
         count = mark(opened, list(places), "reviewed" if reviewed else "confirmed")
         click.echo(f"marked {count} block(s)")

@@ -352,3 +352,26 @@ def test_a_weak_pair_is_reported_until_a_reviewer_confirms_it(
     )
     assert "marked 1 block" in result.stdout
     assert status(korean) == (0, [])
+
+
+def test_metadata_cannot_lead_upstream_outside_the_workspace(
+    pair: tuple[Path, Path, str], tmp_path: Path
+) -> None:
+    korean, original, _ = pair
+    meta = korean / "metadata.yaml"
+    text = meta.read_text(encoding="utf-8")
+    far = tmp_path.parent / "elsewhere-repo"  # not beside the book: never read from metadata
+    shutil.rmtree(far, ignore_errors=True)
+    shutil.copytree(original, far)
+    meta.write_text(text.replace("../original", str(far)), encoding="utf-8")
+    result = CliRunner().invoke(main, ["upstream", "status", "--project", str(korean)])
+    assert result.exit_code == 1 and "UPS001" in str(result.exception.diagnostic.code)  # type: ignore[union-attr]
+    named = ["upstream", "status", "--project", str(korean), "--repository", str(far)]
+    assert CliRunner().invoke(main, named).exit_code == 0  # named on the command line: fine
+    meta.write_text(
+        text.replace(f"{CHAPTER}: {CHAPTER}", f"../../escape.md: {CHAPTER}"), encoding="utf-8"
+    )
+    result = CliRunner().invoke(main, ["upstream", "ack", "--cosmetic", "--project", str(korean)])
+    assert result.exit_code == 1 and result.exception.code == "SEC001"  # type: ignore[union-attr]
+    assert not (korean.parent / "escape.md.lock").exists()
+    shutil.rmtree(far)

@@ -70,7 +70,20 @@ class Lock:
 
 
 def lock_path(root: Path, file: str) -> Path:
-    return root / FOLDER / (file + ".lock")
+    """Where ``file``'s lock lives; a name that would lead out of ``.kobook/upstream/``
+    (``../``, an absolute path, a linked folder) is SEC001: the names come from
+    metadata.yaml, which a pull request may change."""
+    from ..boundary import inside
+
+    where = root / FOLDER / (file + ".lock")
+    if Path(file).is_absolute() or ".." in Path(file).parts:
+        raise KobookError(
+            f"'{file}' is not a file of the book",
+            code="SEC001",
+            file=root / "metadata.yaml",
+            hint="upstream: chapters: maps the book's own files (relative paths)",
+        )
+    return inside(where, root, what="upstream lock", written=file)
 
 
 def dump(lock: Lock) -> str:

@@ -113,6 +113,10 @@ class Project:
     def korean(self) -> dict[str, Text]:
         return read_texts(self.root, self.cache)
 
+    def unmapped(self) -> list[str]:
+        """The book's files no original is mapped to (added after ``init``)."""
+        return sorted(set(self.korean) - set(self.upstream.chapters))
+
     def commit(self, ref: str | None = None) -> str:
         return commit_of(self.repo, self.upstream.ref if ref is None else ref)
 
@@ -154,11 +158,21 @@ class Project:
         return self._ratios[commit]
 
 
-def open_project(project: Path, *, offline: bool = False, cache_dir: Path | None = None) -> Project:
-    """The book at ``project`` with its ``upstream:`` block and repository."""
+def open_project(
+    project: Path,
+    *,
+    offline: bool = False,
+    cache_dir: Path | None = None,
+    repository: str | None = None,
+) -> Project:
+    """The book at ``project`` with its ``upstream:`` block and repository (``repository``:
+    a checkout named on the command line instead of metadata.yaml's)."""
     root = project.resolve()
     config = load_config(root / "metadata.yaml")
     upstream = upstream_of(config)
     cache = cache_dir or inside(root / ".kobook-cache", root, what="cache folder")
-    repo = open_repo(upstream.repository, root, cache, offline=offline)
+    if repository:
+        repo = open_repo(str(Path(repository).resolve()), root, cache, offline=offline)
+    else:
+        repo = open_repo(upstream.repository, root, cache, offline=offline, given=False)
     return Project(root, config, upstream, repo, cache)

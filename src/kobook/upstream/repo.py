@@ -11,8 +11,8 @@ public address, refused with ``--offline``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import io
 import os
 import re
 import shutil
@@ -40,6 +40,7 @@ GIT_SAFE = (
     "-c",
     "http.followRedirects=false",
 )
+TREE_BYTES = limits.MAX_EXPANDED_BYTES * 16  # an original's tree at one commit, as a tar
 REMOTE = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
 
 
@@ -95,13 +96,26 @@ def git_dir_of(path: Path) -> Path | None:
     return None
 
 
-def open_repo(source: str, root: Path, cache: Path, *, offline: bool) -> Repo:
-    """The repository ``source`` names (a path, a ``file:`` URL or a remote URL)."""
+def open_repo(source: str, root: Path, cache: Path, *, offline: bool, given: bool = True) -> Repo:
+    """The repository ``source`` names (a path, a ``file:`` URL or a remote URL).
+
+    ``given``: named on the command line.  A path metadata.yaml names (which a pull
+    request may change) must lie beside the book, in the folder that holds it, as a
+    CI workspace holds the book and its original: never anywhere else on the machine.
+    """
     if source.startswith("file:"):
         source = urlsplit(source).path
     if REMOTE.match(source):
         return Repo(clone(source, cache, offline=offline), source)
     path = (root / source).resolve() if not Path(source).is_absolute() else Path(source)
+    if not given and not path.resolve().is_relative_to(root.parent.resolve()):
+        raise KobookError(
+            f"the upstream repository {source} is not beside the book",
+            code="UPS001",
+            file=root / "metadata.yaml",
+            hint="check out the original next to the book, or name it on the command line "
+            "with --repository PATH",
+        )
     found = git_dir_of(path)
     if found is None:
         raise KobookError(
@@ -190,24 +204,21 @@ def tree(repo: Repo, commit: str, cache: Path) -> Path:
     where = cache / "upstream" / "trees" / commit
     if where.is_dir():
         return where
-    data = git(repo.git_dir, "archive", "--format=tar", commit, binary=True, timeout=300)
-    assert isinstance(data, bytes)
     where.parent.mkdir(parents=True, exist_ok=True)
     temp = Path(tempfile.mkdtemp(dir=where.parent, prefix=".tree."))
     try:
-        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+        archive_file = temp / "tree.tar"  # on disk, not in memory: a large original fits
+        git(repo.git_dir, "archive", "--format=tar", "-o", str(archive_file), commit, timeout=300)
+        if archive_file.stat().st_size > TREE_BYTES:
+            raise KobookError(
+                f"the upstream tree at {commit[:10]} is too large to read", code="UPS002"
+            )
+        files = temp / "files"
+        with tarfile.open(archive_file) as archive:
             members = [m for m in archive.getmembers() if m.isfile() or m.isdir()]
-            if sum(m.size for m in members) > limits.MAX_EXPANDED_BYTES * 16:
-                raise KobookError(
-                    f"the upstream tree at {commit[:10]} is too large to read",
-                    code="UPS002",
-                )
-            archive.extractall(temp, members=members, filter="data")
-        try:
-            temp.rename(where)
-        except OSError:  # another run extracted it meanwhile
-            shutil.rmtree(temp, ignore_errors=True)
-    except BaseException:
+            archive.extractall(files, members=members, filter="data")
+        with contextlib.suppress(OSError):  # another run extracted it meanwhile: theirs stays
+            files.rename(where)
+    finally:
         shutil.rmtree(temp, ignore_errors=True)
-        raise
     return where
