@@ -162,3 +162,33 @@ def test_review_page_in_chromium(running: Running, browser: Any) -> None:
     browser.set_window_size(390, 900)
     browser.save_screenshot(str(SHOTS / "review-dark-phone.png"))
     browser.set_window_size(1400, 1000)
+
+
+def test_preview_review_keeps_the_translation_live(stale: Path) -> None:
+    import threading
+
+    from kobook.preview import run
+    from tests.preview_client import get_text, served_text, wait_until
+
+    lines: list[str] = []
+    stop = threading.Event()
+
+    def edit_then_stop() -> None:
+        try:
+            wait_until(lambda: any("review pages:" in line for line in lines), timeout=60)
+            url = next(line for line in lines if "review pages:" in line).split()[2]
+            port = int(url.split("http://127.0.0.1:")[1].split("/")[0])
+            page = get_text(port, f"/review/{PAGE}")
+            lines.append(f"before:{'이음매를 채운다' in page}")
+            replace_in(stale / CHAPTER, "이음매를 채운다", "이음매를 메운다")
+            shown = f"/review/{PAGE}"
+            wait_until(lambda: "이음매를 메운다" in served_text(port, shown), timeout=60)
+            lines.append("live:True")
+        finally:
+            stop.set()
+
+    helper = threading.Thread(target=edit_then_stop)
+    helper.start()
+    run(stale, port=0, review=True, echo=lines.append, until=stop.is_set)
+    helper.join()
+    assert "before:True" in lines and "live:True" in lines, lines
