@@ -14,7 +14,7 @@ from ..model import Config
 from .glossary import terms_from
 from .model import Finding, Settings
 from .runner import FileReport
-from .sync import SEVERITY, SYNC_RULES
+from .sync import SEVERITY, SYNC000, SYNC_RULES
 
 
 def wanted(config: Config, settings: Settings) -> bool:
@@ -27,10 +27,17 @@ def with_sync(
     root: Path, config: Config, settings: Settings, reports: list[FileReport]
 ) -> list[FileReport]:
     """``reports`` with the SYNC findings of the files they cover added, in line order."""
+    from ..errors import KobookError
     from ..upstream import open_project
     from ..upstream.invariants import file_problems, glossary_problems
 
-    project = open_project(root)
+    try:
+        project = open_project(root)
+    except KobookError as error:  # no original here (not checked out): the rest still counts
+        if reports:
+            message = f"SYNC rules not run: {error.code} {error.diagnostic.message}"
+            reports[0].findings.insert(0, Finding(SYNC000, 0, 0, message, None, "warning"))
+        return reports
     by_path = {report.path.resolve(): report for report in reports}
     problems = [
         p for file in sorted(project.upstream.chapters) for p in file_problems(project, file)

@@ -17,7 +17,15 @@ def made_with_the_original(doc: SourceDoc, settings: Settings) -> Iterator[Findi
     return iter(())
 
 
+SYNC000 = "SYNC000"
 SYNC_RULES: list[Rule] = [
+    Rule(
+        SYNC000,
+        "the SYNC rules could not run: the original is not there (kobook upstream)",
+        "warning",
+        "report",
+        made_with_the_original,
+    ),
     Rule(
         "SYNC001",
         "a block of the original has no translation",
