@@ -65,6 +65,17 @@ def test_title_page_cover_and_package_metadata(sample: kobook.BuildResult) -> No
     assert titles[:2] == ["1장 학습 한 스텝의 메모리", "2장 데이터 병렬화와 ZeRO"]
 
 
+def test_the_table_of_contents_prints_each_number_once(sample: kobook.BuildResult) -> None:
+    files = entries(sample.outputs["epub"])
+    nav = [xhtml_text(a) for a in re.findall(r"<a [^>]*>.*?</a>", files["EPUB/nav.xhtml"].decode())]
+    ncx = re.findall(r"<text>([^<]*)</text>", files["EPUB/toc.ncx"].decode())
+    for entries_ in (nav, ncx):
+        titles = [" ".join(t.split()) for t in entries_]
+        assert "1장 학습 한 스텝의 메모리" in titles and "1.2 메모리를 차지하는 것들" in titles
+        doubled = [t for t in titles if re.match(r"^(\d+(?:\.\d+)*)\s+\1(?:장|\b)", t)]
+        assert doubled == []
+
+
 def test_math_notes_code_and_korean_breaking(sample: kobook.BuildResult) -> None:
     files = entries(sample.outputs["epub"])
     pages = "".join(x for _, x in epub_pages(sample.outputs["epub"]))

@@ -127,7 +127,7 @@ def prepare(doc: Doc, book: Book, folders: list[Path], problems: list[Diagnostic
     """The EPUB's passes over one chapter, on a copy (the other writers see the original)."""
     blocks, removed = sanitize_blocks(copy_tree(doc.blocks), doc.chapter)
     problems += removed
-    blocks = passes.heading_numbers(blocks, book.config)
+    blocks = passes.heading_numbers(blocks, book.config, keep_attribute=False)
     blocks = passes.equation_numbers(blocks)
     blocks = passes.upright_hangul(blocks)
     blocks = passes.mathml_tex(blocks)

@@ -9,8 +9,11 @@ from ....parse.ast import attr, keyval, walk
 from .base import Blocks
 
 
-def heading_numbers(blocks: Blocks, config: Config) -> Blocks:
-    """Put the numbers the transforms assigned into the heading text (``3장``, ``3.1``)."""
+def heading_numbers(blocks: Blocks, config: Config, *, keep_attribute: bool = True) -> Blocks:
+    """Put the numbers the transforms assigned into the heading text (``3장``, ``3.1``).
+
+    ``keep_attribute=False`` drops the ``number`` attribute once it is in the text: pandoc's
+    EPUB writer would print it again in the table of contents (``1 1장 …``)."""
     words = config.words
 
     def action(node: dict[str, Any]) -> Any:
@@ -30,6 +33,8 @@ def heading_numbers(blocks: Blocks, config: Config) -> Blocks:
             }
         else:
             label = {"t": "Span", "c": [attr("", ["section-number"]), [{"t": "Str", "c": number}]]}
+        if not keep_attribute:
+            attrs = [attrs[0], attrs[1], [kv for kv in attrs[2] if kv[0] != "number"]]
         return {"t": "Header", "c": [level, attrs, [label, {"t": "Space"}, *inlines]]}
 
     return walk(blocks, action)
