@@ -11,6 +11,7 @@ import posixpath
 import re
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -222,3 +223,43 @@ def test_build_all_writes_the_epub_too(make_book: BookMaker, tmp_path: Path) -> 
     assert epubcheck(project / "dist" / "book.epub") == []
     assert (project / "dist" / "book.pdf").is_file()
     assert (project / "dist" / "html" / "index.html").is_file()
+
+
+WIDE = (
+    "# 넓은 것들\n\n"
+    "```python\n"
+    "result = some_function_with_a_long_name(first_argument_value, second_argument_value, "
+    "third_argument_value)  # 설명\n"
+    "```\n\n"
+    "| 이름 | 설명 | 예 |\n|---|---|---|\n"
+    "| `torch.distributed.all_reduce_coalesced` | 여러 텐서를 한 번에 모아 줄이는 함수 | "
+    "`all_reduce_coalesced(tensors, op=ReduceOp.SUM, group=None, async_op=False)` |\n\n"
+    + "줄을 고르게 맞추면 좁은 화면에서 낱말 사이가 벌어진다. " * 6
+    + "\n"
+)
+
+
+def test_a_phone_shows_code_and_tables_whole(
+    make_book: BookMaker, tmp_path: Path, browser: object
+) -> None:
+    root = make_book({"book/01.md": WIDE}, metadata={"title": "좁은 화면", "lang": "ko-KR"})
+    epub = kobook.build(root, ["epub"], out=tmp_path / "out").outputs["epub"]
+    folder = tmp_path / "unpacked"
+    with zipfile.ZipFile(epub) as container:
+        container.extractall(folder)
+    chapter = next((folder / "EPUB" / "text").glob("ch*.xhtml"))
+    driver: Any = browser
+    driver.set_window_size(390, 900)
+    try:
+        driver.get(chapter.as_uri())
+        width = driver.execute_script("return document.documentElement.clientWidth")
+        overflowing = driver.execute_script(
+            """return Array.from(document.querySelectorAll('pre, table')).filter(
+                 el => el.scrollWidth > el.clientWidth + 1
+                    || el.getBoundingClientRect().right > document.documentElement.clientWidth + 1
+               ).map(el => el.tagName)"""
+        )
+        assert overflowing == [] and width <= 390
+        assert driver.execute_script("return getComputedStyle(document.body).textAlign") == "left"
+    finally:
+        driver.set_window_size(1400, 1000)
