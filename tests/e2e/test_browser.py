@@ -158,3 +158,42 @@ def test_the_site_has_its_icon(browser: Any, url: str) -> None:
     )
     assert status.startswith("200 image/svg")
     browser.save_screenshot(str(SHOTS / "index-wide.png"))
+
+
+CODE_CONTRAST = """
+function rgb(text) { return text.match(/[\\d.]+/g).slice(0, 3).map(Number); }
+function lum(c) {
+  const [r, g, b] = c.map(v => {
+    v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function ratio(a, b) {
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+const found = [];
+for (const pre of document.querySelectorAll("pre")) {
+  const panel = rgb(getComputedStyle(pre).backgroundColor);
+  for (const span of pre.querySelectorAll("code span[class]")) {
+    if (!span.textContent.trim()) continue;
+    const r = ratio(rgb(getComputedStyle(span).color), panel);
+    found.push([span.className, Math.round(r * 100) / 100]);
+  }
+}
+return found;
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_highlighted_code_is_readable_in_both_themes(browser: Any, url: str, scheme: str) -> None:
+    low: list[tuple[str, str, float]] = []
+    seen = 0
+    for page in ("01-memory.html", "02-data-parallel.html", "05-kernels.html"):
+        fresh(browser, f"{url}/{page}", scheme)
+        spans = browser.execute_script(CODE_CONTRAST)
+        seen += len(spans)
+        low += [(page, name, value) for name, value in spans if value < 4.5]
+    assert seen > 50
+    assert low == []

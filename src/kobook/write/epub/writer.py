@@ -49,6 +49,7 @@ from ...parse.ast import copy_tree, iter_nodes, walk
 from ...parse.pandoc import run_pandoc
 from ..shared import passes, svgclean
 from ..shared.common import atomic_output, scratch
+from ..shared.highlight import highlight_option
 from ..shared.sanitize import sanitize_blocks
 from ..shared.setup import PrintSetup, print_setup
 from ..shared.templates import environment
@@ -105,7 +106,7 @@ def write_epub(
             "meta": {key: meta_value(value) for key, value in metadata(book).items()},
             "blocks": blocks,
         }
-        args = ["-f", "json", "-t", "epub3", "--mathml", "--split-level=1"]
+        args = ["-f", "json", "-t", "epub3", "--mathml", "--split-level=1", highlight_option()]
         args += [f"--resource-path={folder}"]
         args += ["--toc", f"--toc-depth={max(1, min(config.toc_depth, 3))}"]
         args += [f"--css={css}", f"--template={template}", f"--epub-cover-image={cover_file}"]

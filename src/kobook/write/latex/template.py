@@ -22,6 +22,7 @@ from ...version import __version__
 from ..shared import passes
 from ..shared.common import part_titles
 from ..shared.fonts import FontSet, fontconfig, squashed
+from ..shared.highlight import highlight_option
 from ..shared.latexmeta import (
     BEGIN_INCLUDES,
     END_INCLUDES,
@@ -406,7 +407,7 @@ def render_latex(
             "-s",
             f"--template={template}",
             "--top-level-division=chapter",
-            "--syntax-highlighting=pygments",
+            highlight_option(),
             "--wrap=preserve",
         ],
         json.dumps(document),

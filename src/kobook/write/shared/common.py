@@ -19,8 +19,7 @@ from ...model import Doc
 from ...parse import api_version
 from ...parse.ast import iter_nodes, keyval, stringify
 from ...parse.pandoc import ast_to, run_pandoc
-
-HIGHLIGHT_STYLE = "pygments"
+from .highlight import dark_css, highlight_option
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,7 @@ def blocks_to_html(blocks: list[dict[str, Any]], extra_args: list[str] | None = 
     document = {"pandoc-api-version": api_version(), "meta": {}, "blocks": blocks}
     args = [
         "--mathml",
-        f"--syntax-highlighting={HIGHLIGHT_STYLE}",
+        highlight_option(),
         "--wrap=none",
         *(extra_args or []),
     ]
@@ -80,22 +79,24 @@ def blocks_to_html(blocks: list[dict[str, Any]], extra_args: list[str] | None = 
 
 @functools.cache
 def highlight_css() -> str:
-    """The CSS of pandoc's code highlighting style (pandoc only emits it standalone)."""
+    """The CSS of kobook's code highlighting (``highlight.py``): pandoc's rules for the
+    light palette (pandoc only emits them standalone), then the dark palette's."""
     with scratch("highlight") as tmp:
         template = tmp / "hl.html"
         template.write_text("$highlighting-css$", encoding="utf-8")
-        return run_pandoc(
+        light = run_pandoc(
             [
                 "-f",
                 "markdown",
                 "-t",
                 "html5",
                 f"--template={template}",
-                f"--syntax-highlighting={HIGHLIGHT_STYLE}",
+                highlight_option(),
             ],
             "```python\nx = 1\n```\n",
             what="highlight css",
         )
+    return light + dark_css()
 
 
 # Outputs are made to be published (a site served as is, a PDF attached to a release):
