@@ -197,3 +197,58 @@ def test_highlighted_code_is_readable_in_both_themes(browser: Any, url: str, sch
         low += [(page, name, value) for name, value in spans if value < 4.5]
     assert seen > 50
     assert low == []
+
+
+def test_the_phone_drawer_works_from_the_keyboard(browser: Any, url: str) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    browser.set_window_size(390, 900)
+    try:
+        fresh(browser, f"{url}/02-data-parallel.html")
+        body = browser.find_element("css selector", "body")
+        drawer = browser.find_element("id", "sidebar")
+        button = browser.find_element("css selector", "button.nav-button")
+        assert not drawer.is_displayed()
+        for _ in range(4):  # the ☰ control is reached by Tab
+            body.send_keys(Keys.TAB) if _ == 0 else browser.switch_to.active_element.send_keys(
+                Keys.TAB
+            )
+            if browser.switch_to.active_element == button:
+                break
+        assert browser.switch_to.active_element == button
+        button.send_keys(Keys.ENTER)
+        assert until(drawer.is_displayed, True) is True
+        assert button.get_attribute("aria-expanded") == "true"
+        assert (
+            browser.switch_to.active_element.find_element("xpath", "ancestor::nav").get_attribute(
+                "id"
+            )
+            == "sidebar"
+        )
+        browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+        assert until(drawer.is_displayed, False) is False
+        assert browser.switch_to.active_element == button
+        button.click()  # a tap opens it; a link taken closes it
+        assert until(drawer.is_displayed, True) is True
+        drawer.find_element("css selector", "li.current a").click()
+        assert until(lambda: browser.find_element("id", "sidebar").is_displayed(), False) is False
+        browser.save_screenshot(str(SHOTS / "drawer-closed-phone.png"))
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+def test_an_anchor_lands_below_the_sticky_bar_on_a_phone(browser: Any, url: str) -> None:
+    browser.set_window_size(390, 900)
+    try:
+        fresh(browser, f"{url}/02-data-parallel.html")
+        ident = browser.execute_script("return document.querySelectorAll('h2[id]')[1].id")
+        browser.get(f"{url}/02-data-parallel.html#{ident}")
+        gap = browser.execute_script(
+            """const bar = document.querySelector('.topbar').getBoundingClientRect();
+               const h = document.getElementById(arguments[0]).getBoundingClientRect();
+               return h.top - bar.bottom;""",
+            ident,
+        )
+        assert gap >= 0
+    finally:
+        browser.set_window_size(1400, 1000)

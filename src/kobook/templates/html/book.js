@@ -16,6 +16,40 @@
     });
   }
 
+  /* The phone's table of contents: a drawer behind the ☰ button.  A link taken, Escape,
+     or a tap outside closes it; Escape gives the focus back to the button. */
+  var drawerButton = document.querySelector("button.nav-button");
+  var drawer = document.getElementById("sidebar");
+  function setDrawer(open, focus) {
+    document.body.classList.toggle("nav-open", open);
+    drawerButton.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open && focus) {
+      var link = drawer.querySelector("li.current a") || drawer.querySelector("a");
+      if (link) { link.focus(); }
+    } else if (!open && focus) {
+      drawerButton.focus();
+    }
+  }
+  if (drawerButton && drawer) {
+    drawerButton.addEventListener("click", function () {
+      setDrawer(!document.body.classList.contains("nav-open"), true);
+    });
+    drawer.addEventListener("click", function (event) {
+      if (event.target.closest("a")) { setDrawer(false, false); }
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && document.body.classList.contains("nav-open")) {
+        setDrawer(false, true);
+      }
+    });
+    document.addEventListener("click", function (event) {
+      if (document.body.classList.contains("nav-open")
+          && !event.target.closest("#sidebar") && !event.target.closest("button.nav-button")) {
+        setDrawer(false, false);
+      }
+    });
+  }
+
   /* A copy button on each code block (the text as written, without line numbers). */
   function copyText(text, done) {
     if (navigator.clipboard && window.isSecureContext) {
