@@ -7,6 +7,7 @@ written to ``dist/screenshots/`` for a person to open.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -252,3 +253,37 @@ def test_an_anchor_lands_below_the_sticky_bar_on_a_phone(browser: Any, url: str)
         assert gap >= 0
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_arrow_keys_turn_the_chapter_and_the_skip_link_comes_first(browser: Any, url: str) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    fresh(browser, f"{url}/02-data-parallel.html")
+    body = browser.find_element("css selector", "body")
+    body.send_keys(Keys.ARROW_RIGHT)
+    assert until(lambda: browser.current_url.rsplit("/", 1)[-1], "03-tensor-parallel.html") == (
+        "03-tensor-parallel.html"
+    )
+    browser.find_element("css selector", "body").send_keys(Keys.ARROW_LEFT)
+    assert until(lambda: browser.current_url.rsplit("/", 1)[-1], "02-data-parallel.html") == (
+        "02-data-parallel.html"
+    )
+    browser.find_element("css selector", "body").send_keys(Keys.TAB)
+    skip = browser.switch_to.active_element
+    assert skip.get_attribute("class") == "skip-link" and skip.is_displayed()
+    skip.send_keys(Keys.ENTER)
+    assert until(lambda: browser.switch_to.active_element.get_attribute("id"), "main") == "main"
+    box = browser.find_elements("css selector", "input.search-box")
+    if box:  # typing in the search box never turns the page
+        box[0].send_keys(Keys.ARROW_RIGHT)
+        assert "02-data-parallel.html" in browser.current_url
+
+
+def test_pages_describe_themselves_and_load_images_lazily(site: Path) -> None:
+    page = (site / "01-memory.html").read_text(encoding="utf-8")
+    assert '<meta name="description" content="GPU 클러스터에서' in page
+    images = re.findall(r"<img\b[^>]*>", page)
+    assert images and all('loading="lazy"' in img for img in images)
+    style = (site / "assets" / "style.css").read_text(encoding="utf-8")
+    printed = style[style.index("@media print") :]
+    assert re.search(r"div\.equation, \.math\.display \{ break-inside: avoid", printed)

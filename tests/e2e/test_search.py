@@ -290,3 +290,19 @@ def test_the_preview_finds_a_word_just_written(
         browser.get("about:blank")
         server.close()
         session.close()
+
+
+def test_arrow_keys_walk_the_results(page: Any) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    found = search(page, "모델")
+    assert len(found) >= 2
+    box = page.find_element("css selector", "input.search-box")
+    box.send_keys(Keys.ARROW_DOWN)
+    links = page.find_elements("css selector", "div.search-results a")
+    assert page.switch_to.active_element == links[0]
+    page.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    assert page.switch_to.active_element == links[1]
+    page.switch_to.active_element.send_keys(Keys.ARROW_UP)
+    page.switch_to.active_element.send_keys(Keys.ARROW_UP)
+    assert page.switch_to.active_element == box

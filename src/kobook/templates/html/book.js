@@ -50,6 +50,18 @@
     });
   }
 
+  /* ← and → turn to the previous and next chapter, as in mdBook (not while typing, and
+     not when a modifier means something else). */
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) { return; }
+    var typing = /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName)
+      || document.activeElement.isContentEditable;
+    if (typing || document.body.classList.contains("nav-open")) { return; }
+    var rel = event.key === "ArrowLeft" ? "prev" : event.key === "ArrowRight" ? "next" : "";
+    var link = rel && document.querySelector('.pager a[rel="' + rel + '"]');
+    if (link) { event.preventDefault(); location.href = link.href; }
+  });
+
   /* A copy button on each code block (the text as written, without line numbers). */
   function copyText(text, done) {
     if (navigator.clipboard && window.isSecureContext) {
@@ -237,6 +249,23 @@
         var first = panel.querySelector("a");
         if (first) { location.href = first.href; }
       }
+      if (event.key === "ArrowDown") {
+        var top = panel.querySelector("a");
+        if (top) { event.preventDefault(); top.focus(); }
+      }
+    });
+    /* ↑ and ↓ move through the results; ↑ from the first goes back to the box. */
+    panel.addEventListener("keydown", function (event) {
+      if (event.key !== "ArrowDown" && event.key !== "ArrowUp") { return; }
+      var links = Array.prototype.slice.call(panel.querySelectorAll("a"));
+      var at = links.indexOf(document.activeElement);
+      if (at < 0) { return; }
+      event.preventDefault();
+      var next = event.key === "ArrowDown" ? Math.min(at + 1, links.length - 1) : at - 1;
+      if (next < 0) { box.focus(); } else { links[next].focus(); }
+    });
+    panel.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") { panel.hidden = true; box.focus(); }
     });
     document.addEventListener("keydown", function (event) {
       var typing = /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName);

@@ -318,6 +318,7 @@ def plan_site(book: Book, every: list[Doc], env: Any = None) -> SitePlan:
         "version": __version__,
         "search": search.search_wanted(config) and search.pagefind() is not None,
         "keep_words": config.keeps_words_whole(),
+        "description": description(config),
     }
     positions: dict[str, int] = {}
     for number, entry in enumerate(chapters):
@@ -373,7 +374,7 @@ def chapter_page(plan: SitePlan, book: Book, doc: Doc, body: str) -> str:
         plan.env.get_template(f"{TEMPLATES}/chapter.html.j2").render(
             **plan.common,
             nav=sidebar(chapters, plan.sections.get(doc.chapter.id, []), position, doc.chapter.id),
-            body=heading_anchors(body, book.config.words.word("anchor")),
+            body=heading_anchors(lazy_images(body), book.config.words.word("anchor")),
             kind=doc.chapter.kind,
             chapter_title=doc.chapter.title,
             chapter_lang=doc.chapter.lang if doc.chapter.lang != book.config.lang else "",
@@ -381,6 +382,24 @@ def chapter_page(plan: SitePlan, book: Book, doc: Doc, body: str) -> str:
             next=nxt,
         )
     )
+
+
+IMG = re.compile(r"<img\b(?![^>]*\sloading=)")
+
+
+def lazy_images(body: str) -> str:
+    """Images load as the reader nears them (a chapter of 30 figures opens at once)."""
+    return IMG.sub('<img loading="lazy" decoding="async"', body)
+
+
+def description(config: Any) -> str:
+    """The page's meta description: ``description:`` (or ``abstract:``, ``subtitle:``) in
+    metadata.yaml, as plain text of one line."""
+    for key in ("description", "abstract", "subtitle"):
+        value = config.get(key)
+        if isinstance(value, str) and value.strip():
+            return " ".join(value.split())[:300]
+    return ""
 
 
 HEADING = re.compile(r'(<h([2-4])\b[^>]*\sid="([^"]+)"[^>]*>)(.*?)(</h\2>)', re.S)
