@@ -306,3 +306,12 @@ def test_arrow_keys_walk_the_results(page: Any) -> None:
     page.switch_to.active_element.send_keys(Keys.ARROW_UP)
     page.switch_to.active_element.send_keys(Keys.ARROW_UP)
     assert page.switch_to.active_element == box
+
+
+@pytest.mark.parametrize("query", ["모래성을", "그래프는", "ZeROX", "All-Reducer"])
+def test_a_word_the_book_does_not_hold_finds_nothing(page: Any, query: str) -> None:
+    # Each shares a first syllable or letters with words the book has (모델, 그래디언트,
+    # ZeRO-3, All-Reduce): Pagefind's prefix fallback would show those pages.
+    assert search(page, query) == []
+    note = page.find_element("css selector", "div.search-results p.search-note").text
+    assert note == "찾은 곳이 없습니다"

@@ -167,6 +167,26 @@
       }
       return word;
     };
+    /* Pagefind falls back to the longest prefix it has indexed: a word the book does not
+       hold (그래디언트를 in a book without it) would find every page with 그….  A page
+       counts only when each query word begins a word Pagefind marked in it. */
+    var marked = function (page) {
+      var found = [];
+      [page].concat(page.sub_results || []).forEach(function (part) {
+        (part.excerpt || "").replace(/<mark>([^<]*)<\/mark>/g, function (_, word) {
+          found.push(word.toLowerCase());
+          return "";
+        });
+      });
+      return found;
+    };
+    var holds = function (page, terms) {
+      var marks = marked(page);
+      return terms.every(function (term) {
+        var wanted = term.toLowerCase();
+        return marks.some(function (mark) { return mark.indexOf(wanted) === 0; });
+      });
+    };
     var pageHref = function (url) {
       var parsed = new URL(url, "http://site/");
       return parsed.pathname.split("/").pop() + parsed.hash;
@@ -229,13 +249,14 @@
       var query = box.value.trim();
       var ask = ++asked;
       if (!query) { panel.hidden = true; panel.replaceChildren(); return; }
+      var terms = [];
       load().then(function (pagefind) {
-        var terms = query.split(/\s+/).map(stem).join(" ");
-        return pagefind.search(terms).then(function (found) {
-          return Promise.all(found.results.slice(0, 10).map(function (r) { return r.data(); }));
+        terms = query.split(/\s+/).map(stem);
+        return pagefind.search(terms.join(" ")).then(function (found) {
+          return Promise.all(found.results.slice(0, 20).map(function (r) { return r.data(); }));
         });
       }).then(function (pages) {
-        if (ask === asked) { show(query, pages); }
+        if (ask === asked) { show(query, pages.filter(function (p) { return holds(p, terms); }).slice(0, 10)); }
       }, function (error) {
         if (ask === asked) { say(query, error.message === "served" ? words.served : words.failed); }
       });
