@@ -263,3 +263,25 @@ def test_a_phone_shows_code_and_tables_whole(
         assert driver.execute_script("return getComputedStyle(document.body).textAlign") == "left"
     finally:
         driver.set_window_size(1400, 1000)
+
+
+@pytest.mark.parametrize("described", [True, False])
+def test_accessibility_claims_follow_the_images(
+    make_book: BookMaker, tmp_path: Path, described: bool
+) -> None:
+    alt = "노드 두 개를 잇는 선" if described else ""
+    text = f"# 그림 책\n\n첫 문단.\n\n![{alt}](images/a.png)\n\n수식 $x^2$이 있다.\n"
+    root = make_book({"book/01.md": text}, metadata={"title": "그림 책"}, images=["images/a.png"])
+    result = kobook.build(root, ["epub"], out=tmp_path / "out")
+    package = entries(result.outputs["epub"])["EPUB/content.opf"].decode()
+    features = re.findall(r'"schema:accessibilityFeature">([^<]+)<', package)
+    found = [d for d in result.diagnostics if d.code == "A11Y001"]
+    assert "MathML" in features and "schema:accessibilitySummary" in package
+    assert re.findall(r'"schema:accessMode">([^<]+)<', package) == ["textual", "visual"]
+    if described:
+        assert found == [] and "alternativeText" in features
+        assert "EPUB Accessibility 1.1 - WCAG 2.1 Level AA" in package
+    else:
+        assert [(d.location.file.name, d.location.line) for d in found] == [("01.md", 5)]
+        assert "alternativeText" not in features and "conformsTo" not in package
+    assert epubcheck(result.outputs["epub"]) == []

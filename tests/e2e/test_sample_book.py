@@ -80,8 +80,10 @@ def test_sample_book_is_long_enough(built: kobook.BuildResult) -> None:
 
 
 def test_no_build_warnings_but_the_deliberate_file_name_caption(built: kobook.BuildResult) -> None:
+    # The screenshot whose alt text is a file name: dropped (FIG002), so it has none (A11Y001).
     codes = [d.code for d in built.diagnostics]
-    assert codes == ["FIG002"], [d.format() for d in built.diagnostics]
+    assert codes == ["FIG002", "A11Y001"], [d.format() for d in built.diagnostics]
+    assert built.diagnostics[0].location.line == built.diagnostics[1].location.line
 
 
 def test_hangul_fonts_are_embedded(built: kobook.BuildResult) -> None:

@@ -36,7 +36,7 @@ def fig002_file_name_alt(doc: SourceDoc, settings: Settings) -> Iterator[Finding
                 match.start(1),
                 match.end(1),
                 f"image alt text is a file name, not a caption: {alt} "
-                "(the build drops it; write a caption or leave the brackets empty)",
+                "(the build drops it; describe what the image shows instead)",
                 None,
             )
 

@@ -233,7 +233,7 @@ def number_figures(doc: Doc, ctx: Context) -> Doc:
                 f"image alt text is a file name, not a caption: {text}",
                 needle=source_url or text,
                 occurrence=seen.get(source_url, 0),
-                hint="write a caption, or leave the brackets empty: ![](images/x.png)",
+                hint="describe what the image shows: ![what it shows](images/x.png)",
                 fatal=False,
             )
             caption[1] = blocks = []

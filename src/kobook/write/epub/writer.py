@@ -53,7 +53,7 @@ from ..shared.highlight import highlight_option
 from ..shared.sanitize import sanitize_blocks
 from ..shared.setup import PrintSetup, print_setup
 from ..shared.templates import environment
-from . import cover, fonts, math
+from . import a11y, cover, fonts, math
 from .xhtml import xhtml_raw
 
 TEMPLATES = "epub"
@@ -79,6 +79,9 @@ def write_epub(
     problems: list[Diagnostic] = []
     folders = [folder.resolve() for folder in setup.folders]
     chapters = [prepare(doc, book, folders, problems) for doc in docs]
+    claims = a11y.Claims(undescribed=sum(1 for p in problems if p.code == "A11Y001"))
+    for prepared in chapters:
+        claims.read(prepared)
     failing = math.mathml_failures(chapters)
     blocks: list[Any] = []
     for doc, prepared in zip(docs, chapters, strict=True):
@@ -120,7 +123,7 @@ def write_epub(
                 env={"SOURCE_DATE_EPOCH": str(config.output_epoch or ZIP_EPOCH)},
                 cwd=folder,
             )
-            finish(tmp, config.words)
+            finish(tmp, config.words, claims)
     return problems
 
 
@@ -133,6 +136,7 @@ def prepare(doc: Doc, book: Book, folders: list[Path], problems: list[Diagnostic
     blocks = passes.upright_hangul(blocks)
     blocks = passes.mathml_tex(blocks)
     blocks = passes.code_languages(blocks)
+    problems += passes.undescribed_images(blocks, doc)  # before the placeholder is put in
     blocks = passes.image_alts(blocks, book.config.words.word("image"))
     blocks = inline_images(blocks, doc, folders, problems)
     blocks = outside_links(blocks, doc, problems)
@@ -380,7 +384,7 @@ ID = re.compile(r'\sid="([^"]+)"')
 LOCAL_HREF = re.compile(r'href="#([^"]+)"')
 
 
-def finish(epub: Path, words: Words) -> None:
+def finish(epub: Path, words: Words, claims: a11y.Claims | None = None) -> None:
     """Mend what pandoc's container gets wrong, and write it again (its entries in the
     same order, with the same dates):
 
@@ -393,7 +397,8 @@ def finish(epub: Path, words: Words) -> None:
     - each chapter file's ``<title>`` is its first heading, not its file name
       (``ch001.xhtml``, which pandoc writes and a reader may show);
     - the landmarks are named in the book's language (pandoc writes "Cover",
-      "Title Page" and "Table of Contents" whatever the language).
+      "Title Page" and "Table of Contents" whatever the language);
+    - the accessibility metadata claims what is true of the book (``a11y.py``).
     """
     with zipfile.ZipFile(epub) as source:
         entries = [(info, source.read(info)) for info in source.infolist()]
@@ -419,6 +424,8 @@ def finish(epub: Path, words: Words) -> None:
     for info, data in entries:
         if info.filename.endswith("/nav.xhtml"):
             fixed[info.filename] = landmark_words(data.decode("utf-8"), words)
+        elif info.filename.endswith("content.opf") and claims is not None:
+            fixed[info.filename] = a11y.package_metadata(data.decode("utf-8"), claims, words)
     with zipfile.ZipFile(epub, "w") as out:
         for info, data in entries:
             body = fixed[info.filename].encode("utf-8") if info.filename in fixed else data

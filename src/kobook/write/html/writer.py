@@ -82,6 +82,7 @@ def doc_ids(doc: Doc) -> list[str]:
 def prepare(doc: Doc, book: Book, pages: dict[str, str]) -> tuple[list[Any], list[Diagnostic]]:
     """The site's passes over one chapter (on a copy), sanitized first; also its HTML001s."""
     blocks, problems = sanitize_blocks(copy_tree(doc.blocks), doc.chapter)
+    problems += passes.undescribed_images(blocks, doc)  # before image_alts fills them in
     return site_passes(blocks, book, pages, page_name(doc), korean=is_korean(doc, book)), problems
 
 
@@ -384,12 +385,12 @@ def chapter_page(plan: SitePlan, book: Book, doc: Doc, body: str) -> str:
     )
 
 
-IMG = re.compile(r"<img\b(?![^>]*\sloading=)")
+IMG = re.compile(r"<img\b(?![^>]*\sloading=)([^>]*?)(\s*/?>)")
 
 
 def lazy_images(body: str) -> str:
     """Images load as the reader nears them (a chapter of 30 figures opens at once)."""
-    return IMG.sub('<img loading="lazy" decoding="async"', body)
+    return IMG.sub(r'<img\1 loading="lazy" decoding="async"\2', body)
 
 
 def description(config: Any) -> str:

@@ -33,6 +33,7 @@ from .markup import (
     mathml_tex,
     page_breaks,
     rewrite_links,
+    undescribed_images,
 )
 from .numbers import equation_numbers, heading_numbers
 from .words import (
@@ -109,6 +110,7 @@ __all__ = [
     "rewrite_links",
     "split_glued",
     "table_cell_words",
+    "undescribed_images",
     "unwrap_code_lines",
     "upright_hangul",
     "without_separators",

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ....cache import Cache
+from ....errors import Diagnostic
+from ....model import Doc
 from ....parse.ast import attr, iter_nodes, keyval, raw_block, raw_inline, stringify, walk
 from ..mathsvg import MathError, img_tag, render_math
 from .base import Blocks
@@ -197,6 +199,34 @@ def image_alts(blocks: Blocks, fallback: str) -> Blocks:
         elif node["t"] == "Image" and not stringify(node["c"][1]).strip():
             node["c"][1] = [{"t": "Str", "c": fallback}]
     return blocks
+
+
+def undescribed_images(blocks: Blocks, doc: Doc) -> list[Diagnostic]:
+    """A11Y001 for each image with no text of its own and no caption: a reader who
+    cannot see it learns nothing of it (a placeholder word is not a description)."""
+    found: list[Diagnostic] = []
+    captioned: set[int] = set()
+    for node in iter_nodes(blocks):  # pre-order: a figure before the images in it
+        if node["t"] == "Figure" and stringify(node["c"][1][1]).strip():
+            captioned |= {id(n) for n in iter_nodes(node["c"][2]) if n["t"] == "Image"}
+        elif (
+            node["t"] == "Image"
+            and id(node) not in captioned
+            and not stringify(node["c"][1]).strip()
+        ):
+            source = node["c"][2][0]
+            where = doc.chapter.locate(source) or doc.chapter.where(1)
+            found.append(
+                Diagnostic(
+                    "A11Y001",
+                    f"image {source[:80]} has no text alternative: a screen reader says "
+                    "nothing of it",
+                    where,
+                    hint="describe it: ![what the image shows](path), or give it a caption",
+                    severity="warning",
+                )
+            )
+    return found
 
 
 def mathml_tex(blocks: Blocks) -> Blocks:

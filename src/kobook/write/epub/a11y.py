@@ -1,0 +1,68 @@
+"""The EPUB's accessibility claims, made only where they are true.
+
+pandoc writes the same schema.org metadata into every package: ``alternativeText``
+even when every image's text is a placeholder, no ``visual`` access mode for a book
+of diagrams, no summary and no ``conformsTo``.  Here the claims follow the book:
+an image with neither its own text nor a caption is A11Y001 at its source line (the
+build says where to write one), and while one remains the package claims neither
+``alternativeText`` nor EPUB Accessibility 1.1 conformance; MathML is a feature
+when the book has formulas.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ...lang.words import Words
+from ...parse.ast import iter_nodes
+
+CONFORMS = "EPUB Accessibility 1.1 - WCAG 2.1 Level AA"
+SCHEMA = re.compile(
+    r'\s*<meta property="(?:schema:access[^"]*|dcterms:conformsTo)"[^>]*>[^<]*</meta>'
+)
+
+
+@dataclass
+class Claims:
+    """What the book holds, read while its chapters are prepared."""
+
+    images: int = 0
+    undescribed: int = 0
+    math: bool = False
+
+    def read(self, blocks: list[Any]) -> None:
+        for node in iter_nodes(blocks):
+            if node["t"] == "Image":
+                self.images += 1
+            elif node["t"] == "Math":
+                self.math = True
+
+
+def package_metadata(opf: str, claims: Claims, words: Words) -> str:
+    """``content.opf`` with pandoc's accessibility metadata replaced by true claims."""
+    described = claims.undescribed == 0
+    modes = ["textual", "visual"] if claims.images else ["textual"]
+    sufficient = ["textual"] if described else ["textual,visual"]
+    features = ["readingOrder", "structuralNavigation", "tableOfContents"]
+    if claims.images and described:
+        features.append("alternativeText")
+    if claims.math:
+        features.append("MathML")
+    features.append("displayTransformability")
+    summary = words.word("a11y-summary" if described else "a11y-summary-partial")
+    lines = [f'<meta property="schema:accessMode">{m}</meta>' for m in modes]
+    lines += [f'<meta property="schema:accessModeSufficient">{m}</meta>' for m in sufficient]
+    lines += [f'<meta property="schema:accessibilityFeature">{f}</meta>' for f in features]
+    lines.append('<meta property="schema:accessibilityHazard">none</meta>')
+    lines.append(f'<meta property="schema:accessibilitySummary">{escape(summary)}</meta>')
+    if described:
+        lines.append(f'<meta property="dcterms:conformsTo">{CONFORMS}</meta>')
+    block = "".join(f"\n    {line}" for line in lines)
+    cleaned = SCHEMA.sub("", opf)
+    return cleaned.replace("</metadata>", f"{block}\n  </metadata>", 1)
+
+
+def escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
