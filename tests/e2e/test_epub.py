@@ -285,3 +285,24 @@ def test_accessibility_claims_follow_the_images(
         assert [(d.location.file.name, d.location.line) for d in found] == [("01.md", 5)]
         assert "alternativeText" not in features and "conformsTo" not in package
     assert epubcheck(result.outputs["epub"]) == []
+
+
+def test_store_metadata_and_formula_alt_text(make_book: BookMaker, tmp_path: Path) -> None:
+    meta = {
+        "title": "가게에 내는 책",
+        "publisher": "한빛 출판",
+        "subject": ["컴퓨터", "기계 학습"],
+        "rights": "© 2026 옮긴이",
+        "identifier": [{"scheme": "ISBN-13", "text": "979-11-0000-000-0"}],
+        "description": "가게 목록에 보일 소개.",
+    }
+    root = make_book({"book/01.md": "# 장\n\n수식 $x^2 < y$이 있다.\n"}, metadata=meta)
+    epub = kobook.build(root, ["epub"], out=tmp_path / "out").outputs["epub"]
+    files = entries(epub)
+    package = files["EPUB/content.opf"].decode()
+    for text in ("한빛 출판", "컴퓨터", "기계 학습", "© 2026 옮긴이", "979-11-0000-000-0"):
+        assert text in package, text
+    assert re.search(r"<dc:publisher>한빛 출판</dc:publisher>", package)
+    page = files["EPUB/text/ch001.xhtml"].decode()
+    assert re.search(r'<math alttext="x\^2 &lt; y"', page)
+    assert epubcheck(epub) == []

@@ -66,3 +66,21 @@ def package_metadata(opf: str, claims: Claims, words: Words) -> str:
 
 def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+MATH = re.compile(r"<math\b(?![^>]*\balttext=)([^>]*)>(.*?)</math>", re.S)
+TEX = re.compile(r'<annotation encoding="application/x-tex">([^<]*)</annotation>')
+
+
+def math_alttext(page: str) -> str:
+    """Each MathML formula with its TeX as ``alttext``: what a reading system without
+    MathML speaks (the TeX is already in the formula's annotation, escaped)."""
+
+    def add(match: re.Match[str]) -> str:
+        tex = TEX.search(match.group(2))
+        if tex is None:
+            return match.group(0)
+        alt = " ".join(tex.group(1).split()).replace('"', "&quot;")
+        return f'<math alttext="{alt}"{match.group(1)}>{match.group(2)}</math>'
+
+    return MATH.sub(add, page)

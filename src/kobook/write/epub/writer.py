@@ -322,8 +322,9 @@ def metadata(book: Book) -> dict[str, Any]:
         meta["subtitle"] = str(config.get("subtitle"))
     if config.translators:
         meta["creator"] = [{"role": "trl", "text": name} for name in config.translators]
-    if config.get("description"):
-        meta["description"] = str(config.get("description"))
+    for key in ("description", "publisher", "subject"):  # what a store lists the book by
+        if config.get(key):
+            meta[key] = config.get(key) if key == "subject" else str(config.get(key))
     rights = config.get("rights") or (config.original or {}).get("licence")
     if rights:
         meta["rights"] = str(rights)
@@ -398,7 +399,8 @@ def finish(epub: Path, words: Words, claims: a11y.Claims | None = None) -> None:
       (``ch001.xhtml``, which pandoc writes and a reader may show);
     - the landmarks are named in the book's language (pandoc writes "Cover",
       "Title Page" and "Table of Contents" whatever the language);
-    - the accessibility metadata claims what is true of the book (``a11y.py``).
+    - the accessibility metadata claims what is true of the book, and each formula
+      has its TeX as ``alttext`` (``a11y.py``).
     """
     with zipfile.ZipFile(epub) as source:
         entries = [(info, source.read(info)) for info in source.infolist()]
@@ -420,7 +422,7 @@ def finish(epub: Path, words: Words, claims: a11y.Claims | None = None) -> None:
                 return ""
             return f'href="{home[name].rsplit("/", 1)[-1]}#{name}"'
 
-        fixed[file] = page_title(back_links(LOCAL_HREF.sub(target, text)), file)
+        fixed[file] = a11y.math_alttext(page_title(back_links(LOCAL_HREF.sub(target, text)), file))
     for info, data in entries:
         if info.filename.endswith("/nav.xhtml"):
             fixed[info.filename] = landmark_words(data.decode("utf-8"), words)
