@@ -39,12 +39,10 @@ WORDS: dict[str, dict[str, str]] = {
         "licence": "라이선스",
         "missing-image": "그림 없음",
         "toc-open": "차례 열기",
-        "a11y-summary": (
-            "모든 그림에 대체 텍스트가 있고, 수식은 MathML이며, 차례와 제목으로 탐색할 수 있다."
-        ),
-        "a11y-summary-partial": (
-            "차례와 제목으로 탐색할 수 있고 수식은 MathML이다. 대체 텍스트가 없는 그림이 남아 있다."
-        ),
+        "a11y-navigation": "차례와 제목으로 탐색할 수 있다.",
+        "a11y-described": "모든 그림에 대체 텍스트가 있다.",
+        "a11y-undescribed": "대체 텍스트가 없는 그림이 남아 있다.",
+        "a11y-math": "수식은 MathML로 쓰였다.",
         "skip-link": "본문으로 건너뛰기",
         "pager": "이전/다음 장",
         "on-this-page": "이 장의 차례",
@@ -95,14 +93,10 @@ WORDS: dict[str, dict[str, str]] = {
         "licence": "Licence",
         "missing-image": "missing image",
         "toc-open": "Open the contents",
-        "a11y-summary": (
-            "Every image has a text alternative, formulas are MathML, and the contents "
-            "and headings allow navigation."
-        ),
-        "a11y-summary-partial": (
-            "The contents and headings allow navigation and formulas are MathML; "
-            "some images have no text alternative yet."
-        ),
+        "a11y-navigation": "The contents and the headings allow navigation.",
+        "a11y-described": "Every image has a text alternative.",
+        "a11y-undescribed": "Some images have no text alternative yet.",
+        "a11y-math": "Formulas are written in MathML.",
         "skip-link": "Skip to the text",
         "pager": "Previous and next chapter",
         "on-this-page": "On this page",

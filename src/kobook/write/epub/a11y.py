@@ -51,7 +51,12 @@ def package_metadata(opf: str, claims: Claims, words: Words) -> str:
     if claims.math:
         features.append("MathML")
     features.append("displayTransformability")
-    summary = words.word("a11y-summary" if described else "a11y-summary-partial")
+    told = ["a11y-navigation"]
+    if claims.images:
+        told.append("a11y-described" if described else "a11y-undescribed")
+    if claims.math:
+        told.append("a11y-math")
+    summary = " ".join(words.word(key) for key in told)
     lines = [f'<meta property="schema:accessMode">{m}</meta>' for m in modes]
     lines += [f'<meta property="schema:accessModeSufficient">{m}</meta>' for m in sufficient]
     lines += [f'<meta property="schema:accessibilityFeature">{f}</meta>' for f in features]
