@@ -23,6 +23,7 @@ __all__ = [
     "Finding",
     "InitReport",
     "Project",
+    "Upstream",
     "ack",
     "findings",
     "mark",
@@ -56,6 +57,3 @@ def upstream_init(
     if upstream.ref and not is_branch(repo, upstream.ref):
         upstream.ref = ""  # a commit or tag locks there; the head stays the default branch
     return init(Project(root, config, upstream, repo, cache), source, guess_commit=guess_commit)
-
-
-__all__ += ["Upstream"]

@@ -46,11 +46,22 @@ def folded(block: Block) -> str:
     return FOLD.sub(" ", block.plain.lower()).strip()
 
 
+def word_runs(old: str, new: str) -> list[tuple[str, str, str]]:
+    """``old`` → ``new`` word by word: runs of (kind, removed words, added words), kind
+    ``equal`` (the words in the second place) or ``changed``; for grades and diffs."""
+    a, b = old.split(), new.split()
+    runs: list[tuple[str, str, str]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        kind = "equal" if op == "equal" else "changed"
+        runs.append((kind, " ".join(a[i1:i2]), " ".join(b[j1:j2])))
+    return runs
+
+
 def changed_words(old: Block, new: Block) -> int:
-    a, b = old.plain.split(), new.plain.split()
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     return sum(
-        max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"
+        max(len(gone.split()), len(came.split()))
+        for kind, gone, came in word_runs(old.plain, new.plain)
+        if kind != "equal"
     )
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from ..errors import KobookError
 from ..importer.detect import detect
 from .align import align
+from .blocks import Block
 from .features import overlap
 from .lock import Entry, Lock, write_lock
 from .project import Project, Upstream, write_upstream
@@ -117,10 +118,9 @@ def signature_hits(
     return hits
 
 
-def signature(block: object) -> str:
-    from .blocks import Block
-
-    assert isinstance(block, Block)
+def signature(block: Block) -> str:
+    """What identifies a block across commits without its words: its code or TeX, else
+    its kind and anchors ("" for a block with neither)."""
     if block.kind == "code":
         return "code:" + " ".join(block.canon.split())
     if block.kind == "math":

@@ -3,11 +3,11 @@ word diffs of the original beside the translation."""
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections import Counter
 
 from ..github import annotation
+from .compare import word_runs
 from .status import Finding
 
 SEVERITY = {"stale": "warning", "new": "warning", "removed": "warning", "missing": "error"}
@@ -62,16 +62,13 @@ FORMATS = {"text": as_text, "json": as_json, "github": as_github}
 
 def word_diff(old: str, new: str) -> str:
     """``old`` → ``new`` word by word: ``[-removed-]{+added+}``."""
-    a, b = old.split(), new.split()
     out: list[str] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if op == "equal":
-            out += a[i1:i2]
+    for kind, gone, came in word_runs(old, new):
+        if kind == "equal":
+            out.append(gone)
             continue
-        if i2 > i1:
-            out.append("[-" + " ".join(a[i1:i2]) + "-]")
-        if j2 > j1:
-            out.append("{+" + " ".join(b[j1:j2]) + "+}")
+        out += [f"[-{gone}-]"] if gone else []
+        out += [f"{{+{came}+}}"] if came else []
     return " ".join(out)
 
 

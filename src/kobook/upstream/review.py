@@ -12,7 +12,6 @@ post to the preview server; ``kobook build html --review`` writes them read-only
 
 from __future__ import annotations
 
-import difflib
 import html
 import re
 from collections import defaultdict
@@ -24,6 +23,7 @@ from typing import Any
 from ..parse import api_version
 from ..parse.pandoc import ast_to
 from .blocks import Block
+from .compare import word_runs
 from .invariants import Problem, file_problems
 from .project import Project
 from .status import Finding, aligned, file_findings
@@ -105,16 +105,13 @@ def render(blocks: list[Block]) -> list[str]:
 
 def word_diff(old: str, new: str) -> str:
     """``old`` → ``new`` as HTML: removed words in ``<del>``, added in ``<ins>``."""
-    a, b = old.split(), new.split()
     out: list[str] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if op == "equal":
-            out.append(html.escape(" ".join(a[i1:i2])))
+    for kind, gone, came in word_runs(old, new):
+        if kind == "equal":
+            out.append(html.escape(gone))
             continue
-        if i2 > i1:
-            out.append(f"<del>{html.escape(' '.join(a[i1:i2]))}</del>")
-        if j2 > j1:
-            out.append(f"<ins>{html.escape(' '.join(b[j1:j2]))}</ins>")
+        out += [f"<del>{html.escape(gone)}</del>"] if gone else []
+        out += [f"<ins>{html.escape(came)}</ins>"] if came else []
     return " ".join(out)
 
 
