@@ -20,7 +20,7 @@ from .crossrefs import resolve_crossrefs
 from .embeds import make_embeds
 from .equations import number_equations
 from .figures import check_images, implicit_figures, number_figures
-from .headings import shift_headings
+from .headings import close_level_gaps, shift_headings
 from .html_inline import html_markup
 from .ids import unique_ids
 from .leaks import report_leaks
@@ -35,6 +35,7 @@ Pass = Callable[[Doc, Context], Doc]
 
 PASSES: list[tuple[str, Pass]] = [
     ("headings", shift_headings),
+    ("heading-levels", close_level_gaps),  # no skipped level: the outline is a tree
     ("callouts", make_callouts),  # also ::: details (a callout of kind details)
     ("html-markup", html_markup),  # 2<sup>7</sup>: a Superscript every writer draws
     ("page-breaks", page_breaks),  # \newpage: a break in every PDF, nothing on a screen

@@ -9,7 +9,7 @@ pass each chapter begins with exactly one level-1 heading carrying the classes
 from __future__ import annotations
 
 from ..model import Doc
-from ..parse.ast import attr, stringify, text_inlines
+from ..parse.ast import attr, iter_nodes, stringify, text_inlines
 from .context import Context
 
 
@@ -40,4 +40,35 @@ def shift_headings(doc: Doc, ctx: Context) -> Doc:
     for block in blocks[1:]:
         if block["t"] == "Header" and block["c"][0] == 1:
             block["c"][0] = 2
+    return doc
+
+
+def close_level_gaps(doc: Doc, ctx: Context) -> Doc:
+    """A heading more than one level below the one before it (``####`` under the chapter's
+    ``#``) moves up to the next level: screen readers and the EPUB's outline walk headings
+    as a tree, and a skipped level reads as a missing section (WCAG 1.3.1, axe and Ace's
+    ``heading-order``).  The moved heading is unnumbered, since its number would have
+    held a 0, and it keeps the chapter's later numbers where the original has them;
+    HEAD001 says where, so the author can write the level the text means."""
+    last = 1
+    for node in iter_nodes(doc.blocks):
+        if node["t"] != "Header":
+            continue
+        level, (_ident, classes, _kv), inlines = node["c"]
+        if level > last + 1:
+            node["c"][0] = last + 1
+            if "unnumbered" not in classes:
+                classes.append("unnumbered")
+            title = stringify(inlines)
+            written = "#" * (level + doc.chapter.shift) + " " + title
+            ctx.problem(
+                doc.chapter,
+                "HEAD001",
+                f"heading level {level} follows level {last}: '{title}' is set at level {last + 1}",
+                needle=written if doc.chapter.locate(written) else title,
+                hint=f"write it with {'#' * (last + 1 + doc.chapter.shift)} (a heading may go "
+                "one level deeper at a time)",
+                fatal=False,
+            )
+        last = node["c"][0]
     return doc
