@@ -52,6 +52,7 @@ from ..shared.common import atomic_output, scratch
 from ..shared.highlight import highlight_option
 from ..shared.sanitize import sanitize_blocks
 from ..shared.setup import PrintSetup, print_setup
+from ..shared.tables import empty_header_cells
 from ..shared.templates import environment
 from . import a11y, cover, fonts, math
 from .xhtml import xhtml_raw
@@ -422,7 +423,8 @@ def finish(epub: Path, words: Words, claims: a11y.Claims | None = None) -> None:
                 return ""
             return f'href="{home[name].rsplit("/", 1)[-1]}#{name}"'
 
-        fixed[file] = a11y.math_alttext(page_title(back_links(LOCAL_HREF.sub(target, text)), file))
+        page = back_links(empty_header_cells(LOCAL_HREF.sub(target, text)))
+        fixed[file] = a11y.math_alttext(page_title(page, file))
     for info, data in entries:
         if info.filename.endswith("/nav.xhtml"):
             fixed[info.filename] = landmark_words(data.decode("utf-8"), words)

@@ -42,6 +42,7 @@ from ..shared.common import (
 )
 from ..shared.mathsvg import MathError, formula, img_tag, render_math, undrawn
 from ..shared.sanitize import sanitize_blocks
+from ..shared.tables import empty_header_cells
 from ..shared.templates import environment
 from . import search
 
@@ -375,7 +376,9 @@ def chapter_page(plan: SitePlan, book: Book, doc: Doc, body: str) -> str:
         plan.env.get_template(f"{TEMPLATES}/chapter.html.j2").render(
             **plan.common,
             nav=sidebar(chapters, plan.sections.get(doc.chapter.id, []), position, doc.chapter.id),
-            body=heading_anchors(lazy_images(body), book.config.words.word("anchor")),
+            body=heading_anchors(
+                lazy_images(empty_header_cells(body)), book.config.words.word("anchor")
+            ),
             kind=doc.chapter.kind,
             chapter_title=doc.chapter.title,
             chapter_lang=doc.chapter.lang if doc.chapter.lang != book.config.lang else "",

@@ -8,6 +8,7 @@ longest word overflows.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...parse.ast import iter_nodes, stringify
@@ -100,3 +101,13 @@ def at_least(fractions: list[float], least: list[float]) -> list[float]:
             return [fixed.get(i, scaled.get(i, 0.0)) for i in range(len(fractions))]
         for i in short:
             fixed[i] = least[i]
+
+
+EMPTY_HEADER_CELL = re.compile(r"<th\b([^>]*)>\s*</th>")
+
+
+def empty_header_cells(html: str) -> str:
+    """An empty header cell (a table's top-left corner) written as a data cell: a header
+    with no text announces nothing to a screen reader (axe and Ace's
+    ``empty-table-header``), and pandoc's HTML writers have no other way to say it."""
+    return EMPTY_HEADER_CELL.sub(r"<td\1></td>", html)

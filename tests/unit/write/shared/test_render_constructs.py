@@ -169,3 +169,12 @@ def test_author_entry_without_a_name_is_cfg003_at_its_line(tmp_path: Path) -> No
     with pytest.raises(KobookError) as caught:
         load_config(path)
     assert caught.value.code == "CFG003" and caught.value.diagnostic.location.line == 2
+
+
+def test_an_empty_header_cell_becomes_a_data_cell() -> None:
+    from kobook.write.shared.tables import empty_header_cells
+
+    html = '<tr><th></th><th style="text-align: left;"> </th><th>이름</th></tr>'
+    assert empty_header_cells(html) == (
+        '<tr><td></td><td style="text-align: left;"></td><th>이름</th></tr>'
+    )
