@@ -16,6 +16,7 @@ from ..errors import KobookError
 from ..files.frontmatter import split_front_matter
 from ..files.textfile import read_text_file
 from ..lang import language_of
+from ..lang.script import UNTRANSLATED_MIN_WORDS
 from ..load import load_config
 from ..load.book import chapter_files, with_dialect_metadata
 from ..load.schema import CHECK_KEYS, as_choice
@@ -56,7 +57,7 @@ def settings_from(config: Config, root: Path) -> Settings:
     settings.fail_on = str(raw.get("fail-on", "warning"))
     settings.glossary_first_use = bool(raw.get("glossary-first-use", True))
     settings.fix_emphasis = bool(raw.get("fix-emphasis", False))
-    settings.untranslated_min_words = int(raw.get("untranslated-min-words", 6))
+    settings.untranslated_min_words = int(raw.get("untranslated-min-words", UNTRANSLATED_MIN_WORDS))
     for name, allowed in (
         ("quotes", ("curly", "straight", "off")),
         ("ellipsis", ("…", "...", "off")),

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..lang.script import UNTRANSLATED_MIN_WORDS
 from ..source import SourceDoc
 
 SEVERITIES = ("error", "warning", "info")
@@ -35,7 +36,7 @@ class Settings:
     fail_on: str = "warning"  # error | warning | info | never
     glossary_first_use: bool = True
     fix_emphasis: bool = False
-    untranslated_min_words: int = 6
+    untranslated_min_words: int = UNTRANSLATED_MIN_WORDS
     glossary: dict[str, Any] = field(default_factory=dict)
     # Glossary terms (Korean) already used in earlier chapters: KO012's "first use"
     # is the book's first use, not each file's (set per file by ``check_files``).

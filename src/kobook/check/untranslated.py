@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..korean.hangul import has_hangul
+from ..lang.script import LATIN_WORD
 from ..source import SourceDoc
 from .model import Finding, Settings
 
-LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 REFERENCE_HEADINGS = re.compile(
     r"references|bibliography|further reading|참고\s*문헌|참고\s*자료|더\s*읽을\s*거리", re.I
 )

@@ -32,3 +32,17 @@ def text_language(text: str, default: str) -> str:
 def is_korean(text: str, default: str) -> bool:
     """True when Korean rules apply to ``text`` in a chapter whose language is ``default``."""
     return text_language(text, default) == "ko"
+
+
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+# Fewer Latin words than this and a block is a name, a term or a title in the original's
+# words (``Hello, Cargo!``), not text left untranslated.
+UNTRANSLATED_MIN_WORDS = 6
+
+
+def untranslated(text: str, min_words: int = UNTRANSLATED_MIN_WORDS) -> bool:
+    """True when ``text`` holds ``min_words`` Latin words and no Hangul, kana or Han: in a
+    Korean, Japanese or Chinese book, prose still in the original's language."""
+    if HANGUL_RE.search(text) or KANA.search(text) or HAN.search(text):
+        return False
+    return len(LATIN_WORD.findall(text)) >= min_words

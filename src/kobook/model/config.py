@@ -92,6 +92,13 @@ class Config:
         return value
 
     @property
+    def original_lang(self) -> str:
+        """The original's language (``original: {lang: en}``), ``en`` when not given or
+        not a language tag: text still untranslated is marked as that language."""
+        lang = str(self.original.get("lang") or "")
+        return lang if re.fullmatch(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*", lang) else "en"
+
+    @property
     def line_breaking(self) -> str:
         return str(self.raw.get("line-breaking") or "word")
 

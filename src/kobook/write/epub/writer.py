@@ -139,6 +139,7 @@ def prepare(doc: Doc, book: Book, folders: list[Path], problems: list[Diagnostic
     blocks = passes.code_languages(blocks)
     problems += passes.undescribed_images(blocks, doc)  # before the placeholder is put in
     blocks = passes.image_alts(blocks, book.config.words.word("image"))
+    blocks = passes.foreign_blocks(blocks, book.config.lang, book.config.original_lang)
     blocks = inline_images(blocks, doc, folders, problems)
     blocks = outside_links(blocks, doc, problems)
     blocks = raw_media(blocks, doc, folders, problems)

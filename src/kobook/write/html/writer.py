@@ -110,6 +110,7 @@ def site_passes(
     blocks = passes.image_alts(blocks, book.config.words.word("image"))
     blocks = passes.details_html(blocks)
     blocks = passes.embeds_html(blocks)
+    blocks = passes.foreign_blocks(blocks, book.config.lang, book.config.original_lang)
     if korean:
         blocks = passes.keep_words_in_browsers(blocks)
     return passes.rewrite_links(blocks, pages, page)

@@ -385,3 +385,33 @@ def test_resolve_fonts_without_hangul_is_font001(monkeypatch: pytest.MonkeyPatch
     assert info.value.code == "FONT001"
     assert "fonts-noto-cjk" in info.value.diagnostic.hint
     assert fonts.resolve_fonts(Config(raw={}), require_script=False).serif == []
+
+
+def langs(blocks: Any) -> list[tuple[str, str]]:
+    """(node type, lang) of every node that carries a ``lang``."""
+    found = []
+    for node in iter_nodes(blocks):
+        if node["t"] in ("Span", "Div", "Table", "Figure"):
+            keyvals = dict(node["c"][0][2])
+            if "lang" in keyvals:
+                found.append((node["t"], keyvals["lang"]))
+    return found
+
+
+ENGLISH = "Many operations we ask the computer to do can take a while to finish."
+
+
+def test_untranslated_blocks_are_marked_in_the_originals_language() -> None:
+    config = Config({"title": "책", "lang": "ko"})
+    blocks = md(
+        f"# Parallelism and Concurrency\n\n{ENGLISH}\n\n- {ENGLISH}\n\n"
+        "번역한 문단에 Rust와 async가 있다.\n\n## 3.1 Hello\n\n```rust\nfn main() {{}}\n```\n"
+    )
+    blocks[0]["c"][1][2].append(["number", "17"])
+    marked = passes.foreign_blocks(passes.heading_numbers(blocks, config), "ko", "en")
+    assert langs(marked) == [("Span", "en"), ("Span", "en"), ("Div", "en")]
+    heading = marked[0]["c"][2]
+    assert stringify(heading[0]) == "17장" and langs(heading[0]) == []  # the label stays Korean
+    assert stringify(heading[2]) == "Parallelism and Concurrency"
+    assert langs(passes.foreign_blocks(md(ENGLISH), "en", "en")) == []  # an English book
+    assert langs(passes.foreign_blocks(md(ENGLISH), "ja", "de")) == [("Span", "de")]

@@ -10,6 +10,7 @@ from typing import Any
 
 from ....cache import Cache
 from ....errors import Diagnostic
+from ....lang.script import untranslated
 from ....model import Doc
 from ....parse.ast import attr, iter_nodes, keyval, raw_block, raw_inline, stringify, walk
 from ..mathsvg import MathError, img_tag, render_math
@@ -251,3 +252,64 @@ def page_breaks(blocks: Blocks, raw: Callable[[str], Any]) -> Blocks:
         return None
 
     return walk(blocks, action)
+
+
+# Blocks whose text is set apart in a language of its own: those that carry attributes
+# take the language there, paragraphs hold it in a span, the others are wrapped.
+ATTRIBUTED = {"Div": 0, "Table": 0, "Figure": 0}
+WRAPPED = ("BulletList", "OrderedList", "BlockQuote", "DefinitionList", "LineBlock")
+MARKED = (*ATTRIBUTED, *WRAPPED, "Para", "Plain")
+CJK_BOOKS = ("ko", "ja", "zh")
+NUMBER_LABELS = ("chapter-number", "section-number")
+
+
+def words_of(value: Any) -> str:
+    """The words a reader hears in ``value``: its text, not its code or formulas."""
+    return " ".join(n["c"] for n in iter_nodes(value) if n["t"] == "Str")
+
+
+def in_lang(inlines: list[Any], lang: str) -> list[Any]:
+    return [{"t": "Span", "c": [attr(keyvals=[["lang", lang]]), inlines]}]
+
+
+def foreign_heading(block: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A heading whose title is in ``lang``: its number label (``17장``, printed by
+    :func:`heading_numbers`) stays in the book's language."""
+    level, attrs, inlines = block["c"]
+    labelled = (
+        len(inlines) > 1
+        and inlines[0]["t"] == "Span"
+        and any(c in NUMBER_LABELS for c in inlines[0]["c"][0][1])
+    )
+    label, title = (inlines[:2], inlines[2:]) if labelled else ([], inlines)
+    if not untranslated(words_of(title), 2):
+        return block
+    return {"t": "Header", "c": [level, attrs, [*label, *in_lang(title, lang)]]}
+
+
+def foreign_blocks(blocks: Blocks, book_lang: str, original_lang: str) -> Blocks:
+    """Mark blocks still in the original's language (an mdBook chapter not yet translated)
+    with ``lang``, so a screen reader reads them in that language's voice and a browser
+    hyphenates and breaks them by its rules (WCAG 3.1.2).  Only in a Korean, Japanese or
+    Chinese book, where the script tells untranslated text apart; one block at a time
+    (``blockprep`` runs site passes on single blocks)."""
+    if book_lang.split("-")[0].lower() not in CJK_BOOKS:
+        return blocks
+    lang = original_lang or "en"
+    out: Blocks = []
+    for block in blocks:
+        kind = block["t"]
+        if kind == "Header":
+            out.append(foreign_heading(block, lang))
+        elif kind not in MARKED or not untranslated(words_of(block)):
+            out.append(block)
+        elif kind in ATTRIBUTED:
+            keyvals = block["c"][ATTRIBUTED[kind]][2]
+            if not any(key == "lang" for key, _ in keyvals):
+                keyvals.append(["lang", lang])
+            out.append(block)
+        elif kind in ("Para", "Plain"):
+            out.append({"t": kind, "c": in_lang(block["c"], lang)})
+        else:
+            out.append({"t": "Div", "c": [attr(keyvals=[["lang", lang]]), [block]]})
+    return out
