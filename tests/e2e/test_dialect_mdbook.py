@@ -35,7 +35,8 @@ CH01_01 = """## Hello, World!
 
 </Listing>
 
-<img src="img/ferris.png" class="center" alt="Ferris"/>
+<img src="img/ferris.png" class="center" alt="Ferris, the crab: orange, with
+six legs and two claws" style="width: 40%;"/>
 
 <span class="caption">그림 1-1: 게
 그림</span>
@@ -95,8 +96,16 @@ def test_mdbook_builds_in_place(built: tuple[Path, BuildResult]) -> None:
     chapter = (site / "ch01-00.html").read_text(encoding="utf-8")
     assert "안녕, 세상!" in chapter and "Hello, world!" in chapter
     assert "{{#" not in chapter and "<Listing" not in chapter
-    image = re.search(r'<img src="([^"]*ferris\.png)" alt="게 그림"', chapter)
+    # The <img alt> is the description a screen reader reads, the caption is printed below
+    # (and not read twice); the width the book gave the drawing is kept.
+    described = 'alt="Ferris, the crab: orange, with six legs and two claws"'
+    image = re.search(rf'<img src="([^"]*ferris\.png)" style="width:40.0%" {described}', chapter)
     assert image is not None and (site / image.group(1)).is_file()
+    assert re.search(r"<figcaption><span[^>]*>그림\s1.1.</span>\s*게\s*그림</figcaption>", chapter)
+    with zipfile.ZipFile(result.outputs["epub"]) as epub:
+        xhtml = " ".join(epub.read(n).decode() for n in epub.namelist() if n.endswith(".xhtml"))
+    assert re.search(rf'<img src="[^"]*" style="width:40.0%" {described} />', xhtml)
+    assert not [d for d in result.diagnostics if d.code == "A11Y001"]
 
 
 def test_summary_titles_win_and_in_page_headings_stay_unnumbered(

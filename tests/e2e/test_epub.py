@@ -306,3 +306,36 @@ def test_store_metadata_and_formula_alt_text(make_book: BookMaker, tmp_path: Pat
     page = files["EPUB/text/ch001.xhtml"].decode()
     assert re.search(r'<math alttext="x\^2 &lt; y"', page)
     assert epubcheck(epub) == []
+
+
+def test_alt_text_is_carried_from_markdown_and_html(make_book: BookMaker, tmp_path: Path) -> None:
+    """The source's own description reaches the site and the EPUB as the image's ``alt``:
+    Quarto's ``fig-alt`` beside a caption, a Markdown alt, and an HTML ``<img alt>``."""
+    text = (
+        "# 장\n\n"
+        '![막대 두 개](images/a.png){fig-alt="왼쪽 막대가 오른쪽보다 두 배 길다" width=50%}\n\n'
+        "글.\n\n"
+        "![파이프라인 네 단계를 잇는 화살표](images/b.png)\n\n"
+        '글 <img src="images/c.png" alt="HTML로 쓴 설명"> 끝.\n'
+    )
+    root = make_book(
+        {"book/01.md": text},
+        metadata={"title": "책"},
+        images=["images/a.png", "images/b.png", "images/c.png"],
+    )
+    result = kobook.build(root, ["html", "epub"], out=tmp_path / "out", cache_dir=tmp_path / "c")
+    page = (tmp_path / "out" / "html" / "ch01.html").read_text(encoding="utf-8")
+    xhtml = "".join(
+        data.decode("utf-8")
+        for name, data in entries(result.outputs["epub"]).items()
+        if name.endswith(".xhtml")
+    )
+    for markup in (page, xhtml):
+        assert re.search(
+            r'<img [^>]*style="width:50.0%" alt="왼쪽 막대가 오른쪽보다 두 배 길다"', markup
+        )
+        assert re.search(r"<figcaption>.*막대 두 개</figcaption>", markup)
+        assert 'alt="파이프라인 네 단계를 잇는 화살표"' in markup
+        assert 'alt="HTML로 쓴 설명"' in markup
+        assert "fig-alt" not in markup
+    assert not [d for d in result.diagnostics if d.code == "A11Y001"]

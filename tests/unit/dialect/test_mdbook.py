@@ -417,7 +417,11 @@ def test_img_with_caption_span_becomes_a_captioned_figure(make_book: BookMaker) 
         '<span class="caption">그림 4-1: `"hello"` 값을 가진\n`String`</span>\n\n뒤\n'
     )
     book, _ = converted(include_book(make_book, text))
-    assert '![`"hello"` 값을 가진 `String`](img/trpl04-01.svg)\n\n뒤' in book.chapters[0].text
+    # The caption is the figure's text; the <img alt> stays its description, and its width
+    assert (
+        '![`"hello"` 값을 가진 `String`](img/trpl04-01.svg)'
+        '{fig-alt="Two tables: the stack and the heap" width="50%"}\n\n뒤'
+    ) in book.chapters[0].text
     assert where(book, "![`") == ("ch01.md", 3)
 
 

@@ -34,8 +34,9 @@ FIGURE = re.compile(
     re.IGNORECASE | re.MULTILINE | re.DOTALL,
 )
 MD_IMAGE = r"!\[(?P<alt>(?:[^\]\\]|\\.)*)\]\((?P<src>[^)\s]+)\)"
+ATTRIBUTES = r"(?P<attrs>\{(?:[^}\"]|\"(?:[^\"\\]|\\.)*\")*\})?"
 CAPTIONED = re.compile(
-    rf"^{MD_IMAGE}[ \t]*\n[ \t]*\n[ \t]*<span class=\"caption\">"
+    rf"^{MD_IMAGE}{ATTRIBUTES}[ \t]*\n[ \t]*\n[ \t]*<span class=\"caption\">"
     r"(?P<cap>(?:(?!\n[ \t]*\n).)*?)</span>[ \t]*$",
     re.MULTILINE | re.DOTALL,
 )
@@ -60,6 +61,29 @@ def escape_alt(text: str) -> str:
     """Alt text inside ``![…]``: one line, brackets and table pipes escaped."""
     text = " ".join(text.split())
     return re.sub(r"([\[\]|\\])", r"\\\1", text)
+
+
+WIDTH = re.compile(r"(?:^|;)\s*width\s*:\s*(\d+(?:\.\d+)?(?:%|px|em|rem|cm|mm|in))\s*(?:;|$)")
+
+
+def attribute_value(text: str) -> str:
+    """``text`` as a pandoc attribute value: quoted, its quotes and backslashes escaped."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def image_attributes(attrs: dict[str, str], description: str) -> str:
+    """``{fig-alt="…" width="50%"}`` for what an ``<img>`` says beyond its caption: its
+    own description, which a screen reader reads instead of hearing the caption twice,
+    and its width (``style="width: 50%"`` or ``width="300"``), which keeps a diagram
+    the size the book drew it."""
+    found = []
+    if description:
+        found.append(f"fig-alt={attribute_value(description)}")
+    width = WIDTH.search(attrs.get("style", ""))
+    size = width.group(1) if width else attrs.get("width", "").strip()
+    if re.fullmatch(r"\d+(?:\.\d+)?(?:%|px|em|rem|cm|mm|in)?", size):
+        found.append(f"width={attribute_value(size if not size.isdigit() else size + 'px')}")
+    return "{" + " ".join(found) + "}" if found else ""
 
 
 class Images:
@@ -88,8 +112,10 @@ class Images:
             )
             return ""
         self.report.count("img")
-        text = caption if caption is not None else attrs.get("alt", "")
-        return f"![{escape_alt(text)}]({src})"  # relocated with the Markdown images
+        alt = " ".join(attrs.get("alt", "").split())
+        text = caption if caption is not None else alt
+        kept = image_attributes(attrs, alt if alt and alt != " ".join(text.split()) else "")
+        return f"![{escape_alt(text)}]({src}){kept}"  # relocated with the Markdown images
 
     def convert(self, lines: Lines) -> Lines:
         """Every image construct outside code, rewritten (see the module docstring)."""
@@ -122,8 +148,17 @@ class Images:
         return self.image(match.group("img"), origin, drop_label(match.group("cap")))
 
     def captioned(self, match: re.Match[str], origin: Origin) -> str:
+        """The caption becomes the image's text; what the image said of itself before
+        (its ``<img alt>``, carried as attributes by :meth:`image`) stays its description."""
         self.report.count("caption")
-        return f"![{escape_alt(drop_label(match.group('cap')))}]({match.group('src')})"
+        alt = match.group("alt").replace("\\", "")
+        caption = drop_label(match.group("cap"))
+        attrs = match.group("attrs") or ""
+        if alt and alt != caption and "fig-alt=" not in attrs:
+            attrs = (
+                "{" + " ".join(filter(None, [f"fig-alt={attribute_value(alt)}", attrs[1:-1]])) + "}"
+            )
+        return f"![{escape_alt(caption)}]({match.group('src')}){attrs}"
 
     def table_caption(self, match: re.Match[str], origin: Origin) -> str:
         self.report.count("table-caption")

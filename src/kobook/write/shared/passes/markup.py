@@ -192,7 +192,9 @@ def image_alts(blocks: Blocks, fallback: str) -> Blocks:
     ``alt``, and a screen reader reads the file's path instead.
     """
     for node in iter_nodes(blocks):  # pre-order: a figure before the images in it
-        if node["t"] == "Figure":
+        if node["t"] == "Image" and (described := description(node)):
+            node["c"][1] = [{"t": "Str", "c": described}]
+        elif node["t"] == "Figure":
             caption = " ".join(stringify(node["c"][1][1]).split())
             for inner in iter_nodes(node["c"][2]):
                 if inner["t"] == "Image" and not stringify(inner["c"][1]).strip():
@@ -200,6 +202,20 @@ def image_alts(blocks: Blocks, fallback: str) -> Blocks:
         elif node["t"] == "Image" and not stringify(node["c"][1]).strip():
             node["c"][1] = [{"t": "Str", "c": fallback}]
     return blocks
+
+
+DESCRIPTION_KEYS = ("fig-alt", "alt")
+
+
+def description(image: dict[str, Any]) -> str:
+    """An image's own description, taken off its attributes: Quarto's ``fig-alt`` (what
+    an mdBook ``<img alt>`` under a caption becomes) or ``alt``.  It is the image's text
+    alternative, so the caption below it is not read twice and the description is."""
+    keyvals = image["c"][0][2]
+    found = next((" ".join(v.split()) for k, v in keyvals if k in DESCRIPTION_KEYS), "")
+    if found:
+        keyvals[:] = [kv for kv in keyvals if kv[0] not in DESCRIPTION_KEYS]
+    return found
 
 
 def undescribed_images(blocks: Blocks, doc: Doc) -> list[Diagnostic]:
@@ -214,6 +230,7 @@ def undescribed_images(blocks: Blocks, doc: Doc) -> list[Diagnostic]:
             node["t"] == "Image"
             and id(node) not in captioned
             and not stringify(node["c"][1]).strip()
+            and not any(k in DESCRIPTION_KEYS and v.strip() for k, v in node["c"][0][2])
         ):
             source = node["c"][2][0]
             where = doc.chapter.locate(source) or doc.chapter.where(1)
