@@ -287,3 +287,18 @@ def test_pages_describe_themselves_and_load_images_lazily(site: Path) -> None:
     style = (site / "assets" / "style.css").read_text(encoding="utf-8")
     printed = style[style.index("@media print") :]
     assert re.search(r"div\.equation, \.math\.display \{ break-inside: avoid", printed)
+
+
+def test_a_box_wider_than_the_phone_is_reached_by_the_keyboard(browser: Any, url: str) -> None:
+    browser.set_window_size(390, 900)
+    try:
+        fresh(browser, f"{url}/05-kernels.html")
+        boxes = browser.execute_script(
+            "return [...document.querySelectorAll('article table, article pre')].map("
+            "b => [b.scrollWidth > b.clientWidth + 1, b.getAttribute('tabindex')])"
+        )
+        assert any(wide for wide, _ in boxes), "the sample has a table wider than a phone"
+        assert all(tab == "0" for wide, tab in boxes if wide)
+        assert all(tab is None for wide, tab in boxes if not wide)
+    finally:
+        browser.set_window_size(1400, 1000)

@@ -344,4 +344,20 @@
     set.insertBefore(bar, set.firstChild);
     show(0);
   });
+
+  /* A code block, table or equation wider than the screen scrolls: the keyboard must
+     reach it to scroll it (WCAG 2.1.1), so it joins the tab order while, and only while,
+     it overflows. */
+  function markScrollable() {
+    document.querySelectorAll("article pre, article table, article span.math-display")
+      .forEach(function (box) {
+        if (box.scrollWidth > box.clientWidth + 1) {
+          if (!box.hasAttribute("tabindex")) { box.setAttribute("tabindex", "0"); }
+        } else if (box.getAttribute("tabindex") === "0") {
+          box.removeAttribute("tabindex");
+        }
+      });
+  }
+  markScrollable();
+  window.addEventListener("resize", markScrollable);
 })();
