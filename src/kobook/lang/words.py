@@ -52,10 +52,6 @@ WORDS: dict[str, dict[str, str]] = {
         "anchor": "이 절의 링크",
         "search": "검색 (/)",
         "search-none": "찾은 곳이 없습니다",
-        "search-served": (
-            "검색은 웹 서버로 연 사이트에서 동작합니다"
-            " (kobook preview, 또는 python3 -m http.server)"
-        ),
         "search-failed": "검색 색인을 읽지 못했습니다",
         "list-separator": ", ",
         "callout-note": "참고",
@@ -106,9 +102,6 @@ WORDS: dict[str, dict[str, str]] = {
         "anchor": "Link to this section",
         "search": "Search (/)",
         "search-none": "No results",
-        "search-served": (
-            "Search works when the site is served (kobook preview, or python3 -m http.server)"
-        ),
         "search-failed": "The search index could not be loaded",
         "list-separator": ", ",
         "callout-note": "Note",
@@ -155,9 +148,6 @@ WORDS: dict[str, dict[str, str]] = {
         "anchor": "本节链接",
         "search": "搜索 (/)",
         "search-none": "没有找到结果",
-        "search-served": (
-            "通过网页服务器打开网站时才能搜索（kobook preview 或 python3 -m http.server）"
-        ),
         "search-failed": "无法加载搜索索引",
         "list-separator": "、",
         "callout-note": "注",
@@ -204,9 +194,6 @@ WORDS: dict[str, dict[str, str]] = {
         "anchor": "本節連結",
         "search": "搜尋 (/)",
         "search-none": "沒有找到結果",
-        "search-served": (
-            "透過網頁伺服器開啟網站時才能搜尋（kobook preview 或 python3 -m http.server）"
-        ),
         "search-failed": "無法載入搜尋索引",
         "list-separator": "、",
         "callout-note": "註",
@@ -253,10 +240,6 @@ WORDS: dict[str, dict[str, str]] = {
         "anchor": "この節へのリンク",
         "search": "検索 (/)",
         "search-none": "見つかりませんでした",
-        "search-served": (
-            "検索はウェブサーバーで開いたサイトで使えます"
-            "（kobook preview または python3 -m http.server）"
-        ),
         "search-failed": "検索インデックスを読み込めませんでした",
         "list-separator": "、",
         "callout-note": "メモ",

@@ -145,7 +145,7 @@
       if (!engine) {
         var base = new URL("search/", document.baseURI);
         engine = location.protocol === "file:"
-          ? Promise.reject(new Error("served"))
+          ? fromDisk(new URL("disk/", base))
           : Promise.all([
             import(new URL("pagefind.js", base).href),
             fetch(new URL("particles.json", base)).then(function (r) { return r.ok ? r.json() : []; })
@@ -153,6 +153,126 @@
         engine.catch(function () { /* shown when a query is typed */ });
       }
       return engine;
+    };
+    /* From disk (file://, a release zip) a browser runs no Pagefind: the same words are
+       in search/disk/ as scripts (write/html/diskindex.py), added one by one as a query
+       needs them, and searched here the way Pagefind searches. */
+    var fromDisk = function (base) {
+      var data = { index: null, shards: {}, texts: {} };
+      var added = {};
+      window.kobookSearch = {
+        index: function (value) { data.index = value; },
+        shard: function (n, value) { data.shards[n] = value; },
+        text: function (n, value) { data.texts[n] = value; }
+      };
+      var add = function (name) {
+        if (!added[name]) {
+          added[name] = new Promise(function (resolve, reject) {
+            var tag = document.createElement("script");
+            tag.src = new URL(name, base).href;
+            tag.onload = resolve;
+            tag.onerror = function () { reject(new Error("failed")); };
+            document.head.appendChild(tag);
+          });
+        }
+        return added[name];
+      };
+      var cut = function (text) {
+        return text.normalize("NFC").toLowerCase().match(/[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*/gu) || [];
+      };
+      var keyOf = function (word) { return /^[\x00-\x7f]/.test(word) ? word.slice(0, 2) : word.charAt(0); };
+      var bucket = function (key) {
+        var hash = 0x811c9dc5;
+        for (var i = 0; i < key.length; i++) {
+          hash ^= key.charCodeAt(i);
+          hash = Math.imul(hash, 0x01000193) >>> 0;
+        }
+        return hash % data.index.buckets;
+      };
+      /* The sections holding a word that begins with ``term``. */
+      var holding = function (term) {
+        var key = keyOf(term);
+        var keys = data.index.keys.filter(function (k) {
+          return key.length < 2 && /^[\x00-\x7f]/.test(term) ? k.indexOf(key) === 0 : k === key;
+        });
+        var files = {};
+        keys.forEach(function (k) { files[bucket(k)] = true; });
+        return Promise.all(Object.keys(files).map(function (n) { return add("t-" + n + ".js"); }))
+          .then(function () {
+            var found = {};
+            Object.keys(files).forEach(function (n) {
+              var shard = data.shards[n] || {};
+              Object.keys(shard).forEach(function (word) {
+                if (word.indexOf(term) === 0) { shard[word].forEach(function (s) { found[s] = true; }); }
+              });
+            });
+            return found;
+          });
+      };
+      var escapeText = function (text) {
+        return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+      };
+      /* About 200 characters around the first word a term begins, those words marked. */
+      var excerptOf = function (text, terms) {
+        var lower = text.toLowerCase(), at = -1;
+        terms.forEach(function (term) {
+          var re = new RegExp("(^|[^\\p{L}\\p{N}_])" + term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "u");
+          var hit = lower.search(re);
+          if (hit >= 0 && (at < 0 || hit < at)) { at = hit; }
+        });
+        var start = Math.max(0, at - 60), piece = text.slice(start, start + 200);
+        return (start > 0 ? "… " : "") + piece.replace(/[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*|[^\p{L}\p{N}_]+/gu, function (part) {
+          var low = part.toLowerCase();
+          var hit = terms.some(function (term) { return low.indexOf(term) === 0; });
+          return hit ? "<mark>" + escapeText(part) + "</mark>" : escapeText(part);
+        });
+      };
+      var search = function (query) {
+        var terms = cut(query);
+        return Promise.all(terms.map(holding)).then(function (sets) {
+          var pages = {};
+          sets.forEach(function (set, t) {
+            Object.keys(set).forEach(function (s) {
+              var page = data.index.sections[s][0];
+              var entry = pages[page] = pages[page] || { terms: {}, sections: {}, hits: 0 };
+              entry.terms[t] = true;
+              entry.sections[s] = (entry.sections[s] || 0) + 1;
+              entry.hits += 1;
+            });
+          });
+          var chosen = Object.keys(pages).filter(function (p) {
+            return Object.keys(pages[p].terms).length === terms.length;
+          }).sort(function (a, b) { return pages[b].hits - pages[a].hits || a - b; });
+          return { results: chosen.map(function (p) {
+            return { data: function () {
+              var sections = Object.keys(pages[p].sections)
+                .sort(function (a, b) { return pages[p].sections[b] - pages[p].sections[a] || a - b; })
+                .slice(0, 3);
+              return Promise.all(sections.map(function (s) { return add("s-" + s + ".js"); }))
+                .then(function () {
+                  var page = data.index.pages[p];
+                  return {
+                    url: page[0],
+                    meta: { title: page[1] },
+                    excerpt: excerptOf(data.texts[sections[0]] || "", terms),
+                    sub_results: sections.map(function (s) {
+                      var section = data.index.sections[s];
+                      return {
+                        url: page[0] + (section[1] ? "#" + encodeURIComponent(section[1]) : ""),
+                        title: section[2] || page[1],
+                        excerpt: excerptOf(data.texts[s] || "", terms)
+                      };
+                    })
+                  };
+                });
+            } };
+          }) };
+        });
+      };
+      return add("index.js").then(function () {
+        endings = data.index.endings || [];
+        return { search: search };
+      });
     };
     var stem = function (word) {
       for (var i = 0; i < endings.length; i++) {
@@ -258,7 +378,7 @@
       }).then(function (pages) {
         if (ask === asked) { show(query, pages.filter(function (p) { return holds(p, terms); }).slice(0, 10)); }
       }, function (error) {
-        if (ask === asked) { say(query, error.message === "served" ? words.served : words.failed); }
+        if (ask === asked) { say(query, words.failed); }
       });
     };
     var timer = null;

@@ -16,6 +16,9 @@ of their own first, so no other HTML file of the site (a book's embedded
 pages) can add results.  In each page only the ``data-pagefind-body`` article
 counts, without what is not text to find (heading ``#`` links, the TeX kept
 beside MathML, a formula drawing's TeX alt text, footnote back-links).
+
+A page opened from disk cannot run Pagefind; ``diskindex.py`` writes the same
+words as plain scripts beside it (``search/disk/``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from ...korean.particles import search_endings
 from ...lang import language_of
 from ...model import Config
 from ..shared.common import scratch as scratch_folder
+from .diskindex import DISK_DIR, write_disk_index
 
 SEARCH_DIR = "search"
 
@@ -115,6 +119,7 @@ def index_pages(site: Path, pages: list[str], lang: str) -> list[Diagnostic]:
         (bundle / "particles.json").write_text(
             json.dumps(endings, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
         )
+        write_disk_index(site, pages, bundle / DISK_DIR, endings)
         swap_in(bundle, out)
     return []
 
