@@ -9,7 +9,7 @@ STAMP   := $(VENV)/.kobook-installed
 DEVSTAMP := $(VENV)/.kobook-dev-installed
 PIP     := $(PY) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: pdf html epub all test lint typecheck unit system-deps system-deps-dev figures bench doctor clean
+.PHONY: pdf html epub all test lint typecheck unit system-deps system-deps-dev node-tools figures bench doctor clean
 
 pdf: $(STAMP) system-deps
 	$(KOBOOK) build pdf
@@ -23,7 +23,7 @@ epub: $(STAMP) system-deps
 all: $(STAMP) system-deps
 	$(KOBOOK) build all
 
-test: $(DEVSTAMP) system-deps-dev lint typecheck unit
+test: $(DEVSTAMP) system-deps-dev node-tools lint typecheck unit
 
 lint: $(DEVSTAMP)
 	$(VENV)/bin/ruff check src tests scripts
@@ -32,7 +32,7 @@ lint: $(DEVSTAMP)
 typecheck: $(DEVSTAMP)
 	$(VENV)/bin/mypy src
 
-unit: $(DEVSTAMP) system-deps-dev
+unit: $(DEVSTAMP) system-deps-dev node-tools
 	$(VENV)/bin/pytest -q -ra
 
 doctor: $(STAMP)
@@ -49,6 +49,10 @@ system-deps:
 
 system-deps-dev:
 	bash scripts/install-system-deps.sh --dev --tex
+
+# axe-core and Ace by DAISY for the accessibility tests (npm; no browser download).
+node-tools: system-deps-dev
+	bash scripts/install-node-tools.sh
 
 # The virtual environment needs python3-venv, which the system script installs.
 $(PY):

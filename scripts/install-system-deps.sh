@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what pip cannot: Korean and emoji fonts, Pango (WeasyPrint), poppler
-# (PDF text for tests), shellcheck (workflow tests) and Chromium (HTML layout tests)
-# with --dev, python3-venv and,
+# (PDF text for tests), shellcheck (workflow tests), Chromium (HTML layout tests) and
+# Node.js (accessibility checkers) with --dev, python3-venv and,
 # with --tex, TeX Live's XeLaTeX + ko.TeX.
 #
 #   bash scripts/install-system-deps.sh            # what `make pdf` needs
@@ -55,6 +55,10 @@ if [ "$want_dev" = 1 ]; then
   command -v chromedriver >/dev/null || need chromium-driver
   # EPUBCheck (the W3C's validator; Debian's package brings a JRE) checks every EPUB the tests build.
   command -v epubcheck >/dev/null || need epubcheck
+  # Node.js runs the accessibility checkers (axe-core, Ace by DAISY) that
+  # scripts/install-node-tools.sh installs from npm.
+  command -v node >/dev/null || need nodejs
+  command -v npm >/dev/null || need npm
 fi
 if [ "$want_tex" = 1 ]; then
   command -v xelatex >/dev/null || need texlive-xetex

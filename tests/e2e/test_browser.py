@@ -289,6 +289,20 @@ def test_pages_describe_themselves_and_load_images_lazily(site: Path) -> None:
     assert re.search(r"div\.equation, \.math\.display \{ break-inside: avoid", printed)
 
 
+SAMPLE_PAGES = ("index.html", "01-memory.html", "05-kernels.html")
+
+
+@pytest.mark.parametrize("page", SAMPLE_PAGES)
+def test_axe_finds_nothing_in_any_theme_or_width(browser: Any, url: str, page: str) -> None:
+    from tests.a11y import VIEWS, axe
+
+    found = {
+        f"{scheme} {width}px": axe(browser, f"{url}/{page}", scheme, width)
+        for scheme, width in VIEWS
+    }
+    assert {view: v for view, v in found.items() if v} == {}
+
+
 def test_a_box_wider_than_the_phone_is_reached_by_the_keyboard(browser: Any, url: str) -> None:
     browser.set_window_size(390, 900)
     try:

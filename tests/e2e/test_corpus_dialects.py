@@ -380,3 +380,43 @@ def test_rust_pdf_has_no_blank_pages_and_passes_the_counters(rust: Built) -> Non
 def test_both_dialect_books_make_an_epub_epubcheck_passes(scaling: Built, rust: Built) -> None:
     for built in (scaling, rust):
         assert epubcheck(built.result.outputs["epub"]) == []
+
+
+def test_rust_site_passes_axe_in_every_theme_and_width(rust: Built, browser: Any) -> None:
+    """The index, a chapter of prose and tables, and the chapter whose original skips a
+    heading level (HEAD001 moves it up)."""
+    from tests.a11y import VIEWS, axe
+    from tests.browser import serve
+
+    pages = ("index.html", "ch04-00-understanding-ownership.html", "ch17-00-async-await.html")
+    with serve(rust.html_dir) as url:
+        found = {
+            f"{page} {scheme} {width}px": axe(browser, f"{url}/{page}", scheme, width)
+            for page in pages
+            for scheme, width in VIEWS
+        }
+    assert {view: v for view, v in found.items() if v} == {}
+    assert rust.codes("HEAD001"), "the Rust book's skipped levels are reported"
+
+
+def test_rust_untranslated_text_is_tagged_english_in_site_and_epub(rust: Built) -> None:
+    """Half the Korean Rust book is still English: a screen reader must read it in an
+    English voice (WCAG 3.1.2), the translated text stays Korean."""
+    import zipfile
+
+    page = (rust.html_dir / "ch17-00-async-await.html").read_text(encoding="utf-8")
+    assert re.search(r'<span lang="en">Many operations we ask the computer', page)
+    assert re.search(r'<span lang="en">Parallelism and Concurrency</span>', page)
+    assert not re.search(r'lang="en">[^<]*[가-힣]', page)
+    with zipfile.ZipFile(rust.result.outputs["epub"]) as epub:
+        text = " ".join(
+            epub.read(n).decode("utf-8") for n in epub.namelist() if n.endswith(".xhtml")
+        )
+    assert text.count('lang="en"') > 1000
+    assert not re.search(r'lang="en">[^<]*[가-힣]', text)
+
+
+def test_rust_epub_passes_ace(rust: Built, tmp_path: Path) -> None:
+    from tests.a11y import ace
+
+    assert ace(rust.result.outputs["epub"], tmp_path / "ace") == []

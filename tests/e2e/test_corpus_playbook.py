@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pdfplumber
 import pytest
@@ -249,3 +250,22 @@ def test_the_epub_passes_epubcheck_and_holds_every_heading_and_caption(
     book = " ".join(xhtml_text(xhtml) for _, xhtml in epub_pages(epub))
     assert len(expected) > 40
     assert in_order(book, expected) == []
+
+
+def test_site_passes_axe_in_every_theme_and_width(built: kobook.BuildResult, browser: Any) -> None:
+    from tests.a11y import VIEWS, axe
+    from tests.browser import serve
+
+    with serve(built.outputs["html"].parent) as url:
+        found = {
+            f"{page} {scheme} {width}px": axe(browser, f"{url}/{page}", scheme, width)
+            for page in ("index.html", "ch03.html", "ch08.html")
+            for scheme, width in VIEWS
+        }
+    assert {view: v for view, v in found.items() if v} == {}
+
+
+def test_epub_passes_ace(built: kobook.BuildResult, tmp_path: Path) -> None:
+    from tests.a11y import ace
+
+    assert ace(built.outputs["epub"], tmp_path / "ace") == []

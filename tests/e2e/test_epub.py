@@ -308,6 +308,12 @@ def test_store_metadata_and_formula_alt_text(make_book: BookMaker, tmp_path: Pat
     assert epubcheck(epub) == []
 
 
+def test_ace_by_daisy_finds_nothing(sample: kobook.BuildResult, tmp_path: Path) -> None:
+    from tests.a11y import ace
+
+    assert ace(sample.outputs["epub"], tmp_path / "ace") == []
+
+
 def test_alt_text_is_carried_from_markdown_and_html(make_book: BookMaker, tmp_path: Path) -> None:
     """The source's own description reaches the site and the EPUB as the image's ``alt``:
     Quarto's ``fig-alt`` beside a caption, a Markdown alt, and an HTML ``<img alt>``."""
