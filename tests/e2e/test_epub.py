@@ -295,6 +295,10 @@ def test_store_metadata_and_formula_alt_text(make_book: BookMaker, tmp_path: Pat
         "rights": "© 2026 옮긴이",
         "identifier": [{"scheme": "ISBN-13", "text": "979-11-0000-000-0"}],
         "description": "가게 목록에 보일 소개.",
+        "edition": "초판 2쇄",
+        "date": "2026-12-01",
+        "translators": ["옮긴이 하나"],
+        "colophon": {"price": "32,000원", "registration": "제2026-000001호"},
     }
     root = make_book({"book/01.md": "# 장\n\n수식 $x^2 < y$이 있다.\n"}, metadata=meta)
     epub = kobook.build(root, ["epub"], out=tmp_path / "out").outputs["epub"]
@@ -305,6 +309,22 @@ def test_store_metadata_and_formula_alt_text(make_book: BookMaker, tmp_path: Pat
     assert re.search(r"<dc:publisher>한빛 출판</dc:publisher>", package)
     page = files["EPUB/text/ch001.xhtml"].decode()
     assert re.search(r'<math alttext="x\^2 &lt; y"', page)
+    # The copyright page (판권), from the same keys, in the book's language, last.
+    last = files["EPUB/text/ch002.xhtml"].decode()
+    assert 'epub:type="copyright-page"' in last
+    printed = xhtml_text(last)
+    for line in (
+        "판권",
+        "초판 2쇄 발행 2026년 12월 1일",
+        "옮긴이 옮긴이 하나",
+        "펴낸곳 한빛 출판",
+        "출판 등록 제2026-000001호",
+        "정가 32,000원",
+        "ISBN 979-11-0000-000-0",
+        "© 2026 옮긴이",
+    ):
+        assert line in printed, line
+    assert "판권" in files["EPUB/nav.xhtml"].decode()
     assert epubcheck(epub) == []
 
 

@@ -57,6 +57,8 @@ PANDOC_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "keywords": ((str, list), "keywords"),
     "description": ((str,), "description"),
     "rights": ((str,), "rights statement"),
+    "publisher": ((str,), "publisher (the EPUB's dc:publisher, the copyright page's 펴낸곳)"),
+    "subject": ((str, list), "subjects a store lists the book under"),
     "csl": ((str,), "citation style file"),
     "link-citations": ((bool,), "link citations to the bibliography"),
     "reference-section-title": ((str,), "title of the bibliography"),
@@ -87,6 +89,11 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "remote-images": ((bool, str), "download http(s) images: on (default) or off"),
     "formats": ((str, list), "what 'kobook build' makes with no format: pdf, html, epub or all"),
     "upstream": ((dict,), "the original: {repository, ref, dialect, chapters} (kobook upstream)"),
+    "edition": ((str, int), "edition on the copyright page, e.g. 초판 1쇄"),
+    "colophon": (
+        (dict,),
+        "the copyright page: {publisher-person, registration, address, contact, price}",
+    ),
 }
 
 ORIGINAL_KEYS = {"title", "authors", "author", "url", "licence", "license", "year", "publisher"}

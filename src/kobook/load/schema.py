@@ -259,6 +259,22 @@ def original_section(value: dict[Any, Any], at: Where) -> None:
             )
 
 
+def colophon_section(value: dict[Any, Any], at: Where) -> None:
+    """``colophon:`` (the copyright page, ``model/colophon.py``): known keys, text values."""
+    from ..model.colophon import COLOPHON_KEYS
+
+    known_keys("colophon", value, set(COLOPHON_KEYS), at, "CFG008")
+    for sub, item in value.items():
+        if not isinstance(item, SCALAR) or isinstance(item, bool):
+            at.fail(
+                f"'colophon.{sub}' should be text, not {type_name(item)}",
+                "colophon",
+                str(sub),
+                hint="colophon: {publisher-person: 이름, price: 32,000원}",
+                code="CFG003",
+            )
+
+
 UPSTREAM_KEYS = {"repository", "ref", "dialect", "chapters"}
 
 
@@ -563,6 +579,7 @@ CHECKS: dict[str, Callable[[Any, Where], None]] = {
     "author": author_value,
     "original": original_section,
     "upstream": upstream_section,
+    "colophon": colophon_section,
     "captions": captions_section,
     "chapters": chapters_entries,
     "linestretch": linestretch_value,

@@ -54,7 +54,7 @@ from ..shared.sanitize import sanitize_blocks
 from ..shared.setup import PrintSetup, print_setup
 from ..shared.tables import empty_header_cells
 from ..shared.templates import environment
-from . import a11y, cover, fonts, math
+from . import a11y, cover, fonts, math, pages
 from .xhtml import xhtml_raw
 
 TEMPLATES = "epub"
@@ -87,6 +87,7 @@ def write_epub(
     blocks: list[Any] = []
     for doc, prepared in zip(docs, chapters, strict=True):
         blocks += math.drawn_formulas(prepared, doc, failing, problems) if failing else prepared
+    blocks += pages.colophon_blocks(book)
     config = book.config
     env = environment(book.root, trusted=book.trusted)
     settings = config.get("epub") or {}
@@ -114,7 +115,7 @@ def write_epub(
         args += [f"--resource-path={folder}"]
         args += ["--toc", f"--toc-depth={max(1, min(config.toc_depth, 3))}"]
         args += [f"--css={css}", f"--template={template}", f"--epub-cover-image={cover_file}"]
-        args += ["-V", f"kobook-titlepage={title_page(book)}"]
+        args += ["-V", f"kobook-titlepage={pages.title_page(book)}"]
         args += [f"--epub-embed-font={font.path}" for font in embedded]
         with atomic_output(out) as tmp:
             run_pandoc(
@@ -354,33 +355,6 @@ def meta_value(value: Any) -> Any:
     if isinstance(value, list):
         return {"t": "MetaList", "c": [meta_value(item) for item in value]}
     return {"t": "MetaString", "c": str(value)}
-
-
-def title_page(book: Book) -> str:
-    """The title page's XHTML: title, names, translators and the original work."""
-    config = book.config
-    words = config.words
-    parts = [f'<h1 class="title">{escape(config.title)}</h1>']
-    if config.get("subtitle"):
-        parts.append(f'<p class="subtitle">{escape(str(config.get("subtitle")))}</p>')
-    if config.authors:
-        parts.append(f'<p class="author">{escape(words.names("by", list(config.authors)))}</p>')
-    if config.translators:
-        names = words.names("translated-by", list(config.translators))
-        parts.append(f'<p class="translators">{escape(names)}</p>')
-    if config.date_text:
-        parts.append(f'<p class="date">{escape(config.date_text)}</p>')
-    original = config.original or {}
-    if original.get("title") or original.get("authors"):
-        text = ", ".join(str(original[k]) for k in ("title", "authors") if original.get(k))
-        parts.append(f'<p class="original">{escape(words.word("original"))}: {escape(text)}</p>')
-    if original.get("url"):
-        url = escape(str(original["url"]))
-        parts.append(f'<p class="original-url"><a href="{url}">{url}</a></p>')
-    if original.get("licence"):
-        licence = escape(str(original["licence"]))
-        parts.append(f'<p class="licence">{escape(words.word("licence"))}: {licence}</p>')
-    return "\n".join(parts)
 
 
 ID = re.compile(r'\sid="([^"]+)"')
