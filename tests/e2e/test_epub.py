@@ -307,6 +307,7 @@ def test_store_metadata_and_formula_alt_text(make_book: BookMaker, tmp_path: Pat
     for text in ("한빛 출판", "컴퓨터", "기계 학습", "© 2026 옮긴이", "979-11-0000-000-0"):
         assert text in package, text
     assert re.search(r"<dc:publisher>한빛 출판</dc:publisher>", package)
+    assert '<meta property="schema:bookEdition">초판 2쇄</meta>' in package
     page = files["EPUB/text/ch001.xhtml"].decode()
     assert re.search(r'<math alttext="x\^2 &lt; y"', page)
     # The copyright page (판권), from the same keys, in the book's language, last.

@@ -125,7 +125,7 @@ def write_epub(
                 env={"SOURCE_DATE_EPOCH": str(config.output_epoch or ZIP_EPOCH)},
                 cwd=folder,
             )
-            finish(tmp, config.words, claims)
+            finish(tmp, config.words, claims, str(config.get("edition") or ""))
     return problems
 
 
@@ -339,6 +339,15 @@ def metadata(book: Book) -> dict[str, Any]:
     return meta
 
 
+def with_edition(opf: str, edition: str) -> str:
+    """``edition:`` as ``schema:bookEdition`` (pandoc writes no edition; ``schema`` is a
+    prefix EPUB 3 reserves, so a store reads it without a declaration)."""
+    if not edition.strip():
+        return opf
+    line = f'<meta property="schema:bookEdition">{escape(" ".join(edition.split()))}</meta>'
+    return opf.replace("</metadata>", f"  {line}\n  </metadata>", 1)
+
+
 def book_uuid(book: Book) -> uuid.UUID:
     """The same identifier for every build of the book: from its title, names, language."""
     config = book.config
@@ -361,7 +370,7 @@ ID = re.compile(r'\sid="([^"]+)"')
 LOCAL_HREF = re.compile(r'href="#([^"]+)"')
 
 
-def finish(epub: Path, words: Words, claims: a11y.Claims | None = None) -> None:
+def finish(epub: Path, words: Words, claims: a11y.Claims | None = None, edition: str = "") -> None:
     """Mend what pandoc's container gets wrong, and write it again (its entries in the
     same order, with the same dates):
 
@@ -404,7 +413,8 @@ def finish(epub: Path, words: Words, claims: a11y.Claims | None = None) -> None:
         if info.filename.endswith("/nav.xhtml"):
             fixed[info.filename] = landmark_words(data.decode("utf-8"), words)
         elif info.filename.endswith("content.opf") and claims is not None:
-            fixed[info.filename] = a11y.package_metadata(data.decode("utf-8"), claims, words)
+            opf = a11y.package_metadata(data.decode("utf-8"), claims, words)
+            fixed[info.filename] = with_edition(opf, edition)
     with zipfile.ZipFile(epub, "w") as out:
         for info, data in entries:
             body = fixed[info.filename].encode("utf-8") if info.filename in fixed else data
