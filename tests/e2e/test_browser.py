@@ -316,3 +316,40 @@ def test_a_box_wider_than_the_phone_is_reached_by_the_keyboard(browser: Any, url
         assert all(tab is None for wide, tab in boxes if not wide)
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_a_footnote_shows_beside_its_number_on_hover_and_focus(browser: Any, url: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    fresh(browser, f"{url}/01-memory.html")
+    ref = browser.find_element("css selector", "article a.footnote-ref")
+    note_id = ref.get_attribute("href").split("#", 1)[1]
+    note = browser.execute_script(
+        "const n = document.getElementById(arguments[0]).cloneNode(true);"
+        "n.querySelectorAll('.footnote-back').forEach(b => b.remove());"
+        "return n.textContent.trim()",
+        note_id,
+    )
+    shown = (
+        "const p = document.querySelector('.footnote-preview');return p ? p.textContent.trim() : ''"
+    )
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", ref)
+    ActionChains(browser).move_to_element(ref).perform()
+    assert until(lambda: browser.execute_script(shown), note) == note and note
+    assert ref.get_attribute("aria-describedby") == "footnote-preview"
+    assert "↩" not in browser.execute_script(shown)
+    ref_top, ref_bottom, top, bottom, right = browser.execute_script(
+        "const r = arguments[0].getBoundingClientRect(), p = document.querySelector("
+        "'.footnote-preview').getBoundingClientRect(); return [r.top, r.bottom, p.top, "
+        "p.bottom, p.right]",
+        ref,
+    )
+    assert 0 <= top - ref_bottom <= 10 or 0 <= ref_top - bottom <= 10  # just below or above
+    assert right <= browser.execute_script("return window.innerWidth")
+    browser.find_element("css selector", "body").send_keys(Keys.ESCAPE)
+    assert until(lambda: browser.execute_script(shown), "") == ""
+    browser.execute_script("arguments[0].focus()", ref)  # the keyboard's way in
+    assert until(lambda: browser.execute_script(shown), note) == note
+    browser.execute_script("arguments[0].blur()", ref)
+    assert until(lambda: browser.execute_script(shown), "") == ""

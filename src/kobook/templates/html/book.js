@@ -465,6 +465,52 @@
     show(0);
   });
 
+  /* A footnote shows beside its number on hover or keyboard focus, as in Quarto and
+     distill: the reader need not jump to the end of the page and back.  The note's own
+     text, without its back-link; Escape or leaving closes it. */
+  var preview = null, closing = null;
+  function closeNote() {
+    clearTimeout(closing);
+    if (preview) {
+      preview.owner.removeAttribute("aria-describedby");
+      preview.remove();
+      preview = null;
+    }
+  }
+  function openNote(ref) {
+    var id = decodeURIComponent((ref.getAttribute("href") || "").slice(1));
+    var note = id ? document.getElementById(id) : null;
+    if (!note || (preview && preview.owner === ref)) { clearTimeout(closing); return; }
+    closeNote();
+    preview = document.createElement("div");
+    preview.className = "footnote-preview";
+    preview.id = "footnote-preview";
+    preview.setAttribute("role", "tooltip");
+    preview.owner = ref;
+    var copy = note.cloneNode(true);
+    copy.querySelectorAll(".footnote-back").forEach(function (n) { n.remove(); });
+    copy.querySelectorAll("[id]").forEach(function (n) { n.removeAttribute("id"); });
+    while (copy.firstChild) { preview.appendChild(copy.firstChild); }
+    preview.addEventListener("mouseenter", function () { clearTimeout(closing); });
+    preview.addEventListener("mouseleave", function () { closing = setTimeout(closeNote, 250); });
+    document.body.appendChild(preview);
+    var box = ref.getBoundingClientRect();
+    var left = Math.min(Math.max(8, box.left - 16), window.innerWidth - preview.offsetWidth - 8);
+    var below = box.bottom + 6 + preview.offsetHeight < window.innerHeight;
+    preview.style.left = (left + window.scrollX) + "px";
+    preview.style.top = ((below ? box.bottom + 6 : box.top - 6 - preview.offsetHeight) + window.scrollY) + "px";
+    ref.setAttribute("aria-describedby", preview.id);
+  }
+  document.querySelectorAll("article a.footnote-ref").forEach(function (ref) {
+    ref.addEventListener("mouseenter", function () { openNote(ref); });
+    ref.addEventListener("focus", function () { openNote(ref); });
+    ref.addEventListener("mouseleave", function () { closing = setTimeout(closeNote, 250); });
+    ref.addEventListener("blur", closeNote);
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && preview) { closeNote(); }
+  });
+
   /* A code block, table or equation wider than the screen scrolls: the keyboard must
      reach it to scroll it (WCAG 2.1.1), so it joins the tab order while, and only while,
      it overflows. */
