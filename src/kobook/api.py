@@ -9,6 +9,7 @@ The CLI calls this, and so can tests and other tools::
 
 from __future__ import annotations
 
+import shutil
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -166,11 +167,15 @@ def build(
         setup=setup,
     )
     used: list[registry.Writer] = []
+    epub_name = f"{name}.epub"
+    offered = tuple(
+        (kind, file) for kind, file in (("pdf", target.name), ("epub", epub_name)) if kind in wanted
+    )
     if "html" in wanted:
         site_writer = registry.get("html")
         progress.step(site_writer.summary)
         site = inside(out_dir / "html", out_dir, what="HTML folder", folder="the output folder")
-        written = site_writer.run(replace(job, out=site))
+        written = site_writer.run(replace(job, out=site, downloads=offered))
         result.outputs["html"] = written.path
         result.diagnostics += written.problems
         used.append(site_writer)
@@ -186,12 +191,16 @@ def build(
     if "epub" in wanted:
         epub_writer = registry.get("epub")
         progress.step(epub_writer.summary)
-        epub = output_file(book, out_dir, f"{name}.epub")
+        epub = output_file(book, out_dir, epub_name)
         written = epub_writer.run(replace(job, out=epub))
         result.diagnostics += written.problems
         result.outputs["epub"] = written.path
         used.append(epub_writer)
         lap("epub")
+    if "html" in result.outputs and offered:
+        offer_downloads(
+            result.outputs["html"].parent, [result.outputs[kind] for kind, _ in offered]
+        )
     # The ledger: each output read back and compared with the transformed book.
     progress.step("checking every output holds the whole book")
     made = [(writer.output, result.outputs[writer.output], writer.label) for writer in used]
@@ -210,6 +219,19 @@ def build(
         result.outputs["review"] = review_pages(root, out_dir, cache, offline)
     progress.step("done")
     return result
+
+
+def offer_downloads(site: Path, files: list[Path]) -> None:
+    """Copy the build's PDF and EPUB into the site's ``downloads/``, which its pages link:
+    a site published alone (a release zip, a Pages branch) still offers them."""
+    from .write.html.writer import DOWNLOADS_DIR
+    from .write.shared.common import atomic_output
+
+    folder = inside(site / DOWNLOADS_DIR, site, what="downloads folder", folder="the site")
+    folder.mkdir(exist_ok=True)
+    for file in files:
+        with atomic_output(folder / file.name) as tmp:
+            shutil.copyfile(file, tmp)
 
 
 def review_pages(root: Path, out_dir: Path, cache: Cache, offline: bool) -> Path:

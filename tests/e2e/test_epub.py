@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 import kobook
 from kobook.cli import main
-from tests.checks import epub_pages, epubcheck, in_order, site_headings, xhtml_text
+from tests.checks import epub_pages, epubcheck, html_problems, in_order, site_headings, xhtml_text
 from tests.conftest import BookMaker, sample_copy
 
 
@@ -223,6 +223,23 @@ def test_build_all_writes_the_epub_too(make_book: BookMaker, tmp_path: Path) -> 
     assert epubcheck(project / "dist" / "book.epub") == []
     assert (project / "dist" / "book.pdf").is_file()
     assert (project / "dist" / "html" / "index.html").is_file()
+    # The site offers the build's PDF and EPUB from its own folder (a site published alone).
+    site = project / "dist" / "html"
+    for kind in ("pdf", "epub"):
+        copy = site / "downloads" / f"book.{kind}"
+        assert copy.read_bytes() == (project / "dist" / f"book.{kind}").read_bytes()
+    for page in ("index.html", "ch01.html"):
+        text = (site / page).read_text(encoding="utf-8")
+        assert re.search(
+            r'<p class="downloads">내려받기: <a href="downloads/book.pdf" download>PDF'
+            r'</a> · <a href="downloads/book.epub" download>EPUB</a></p>',
+            text,
+        )
+    assert html_problems(site) == []
+    # A site built alone has nothing to offer.
+    alone = kobook.build(project, ["html"], out=tmp_path / "alone", cache_dir=tmp_path / "c")
+    page = alone.outputs["html"].read_text(encoding="utf-8")
+    assert "downloads" not in page and not (tmp_path / "alone" / "html" / "downloads").exists()
 
 
 WIDE = (

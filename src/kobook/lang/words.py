@@ -18,6 +18,7 @@ SUFFIX_KINDS = {"chapter", "section"}
 
 WORDS: dict[str, dict[str, str]] = {
     "ko": {
+        "download": "내려받기",
         "colophon": "판권",
         "colophon-published": "발행",
         "colophon-author": "지은이",
@@ -78,6 +79,7 @@ WORDS: dict[str, dict[str, str]] = {
         "embed-missing": "내장 페이지 없음",
     },
     "en": {
+        "download": "Download",
         "colophon": "Copyright",
         "colophon-published": "Published",
         "colophon-author": "Author",
@@ -138,6 +140,7 @@ WORDS: dict[str, dict[str, str]] = {
         "embed-missing": "missing embedded page",
     },
     "zh-Hans": {
+        "download": "下载",
         "colophon": "版权页",
         "colophon-published": "出版",
         "colophon-author": "作者",
@@ -194,6 +197,7 @@ WORDS: dict[str, dict[str, str]] = {
         "embed-missing": "嵌入页面缺失",
     },
     "zh-Hant": {
+        "download": "下載",
         "colophon": "版權頁",
         "colophon-published": "出版",
         "colophon-author": "作者",
@@ -250,6 +254,7 @@ WORDS: dict[str, dict[str, str]] = {
         "embed-missing": "嵌入頁面遺失",
     },
     "ja": {
+        "download": "ダウンロード",
         "colophon": "奥付",
         "colophon-published": "発行",
         "colophon-author": "著者",

@@ -43,6 +43,9 @@ class Job:
     # folders a writer may read): decided once, the same object for every writer.
     # None: each writer makes its own (a test, a one-off call).
     setup: PrintSetup | None = field(default=None, repr=False)
+    # The other outputs this build writes beside the site, as (format, file name): the
+    # site links them (``downloads/``) and the build copies them there.
+    downloads: tuple[tuple[str, str], ...] = ()
 
 
 class Written(NamedTuple):
@@ -81,7 +84,14 @@ def _html(job: Job) -> Written:
     from .html.writer import write_html
 
     problems: list[Diagnostic] = []
-    index = write_html(job.book, job.docs, job.out, all_docs=job.all_docs, problems=problems)
+    index = write_html(
+        job.book,
+        job.docs,
+        job.out,
+        all_docs=job.all_docs,
+        problems=problems,
+        downloads=job.downloads,
+    )
     return Written(index, problems)
 
 

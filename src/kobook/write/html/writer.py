@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from ... import limits
 from ...cache import atomic_write
@@ -223,16 +224,18 @@ def write_html(
     *,
     all_docs: list[Doc] | None = None,
     problems: list[Diagnostic] | None = None,
+    downloads: tuple[tuple[str, str], ...] = (),
 ) -> Path:
     """Write the site into ``out`` (swapped in atomically); return the index path.
 
     ``all_docs`` is the whole book when ``docs`` is one chapter (``--chapter``),
     so links and the sidebar still cover every chapter.  Warnings (HTML001 for
-    raw HTML removed from a chapter) are appended to ``problems``.
+    raw HTML removed from a chapter) are appended to ``problems``.  ``downloads``: the
+    other outputs of the build, (format, file name), linked from every page.
     """
     every = all_docs or docs
     pages = id_pages(every)
-    plan = plan_site(book, every)
+    plan = plan_site(book, every, downloads=downloads)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         rendered = list(pool.map(lambda d: page_body(d, book, pages), docs))
@@ -286,7 +289,12 @@ class SitePlan:
     pages: list[str]  # every chapter page, in reading order
 
 
-def plan_site(book: Book, every: list[Doc], env: Any = None) -> SitePlan:
+DOWNLOADS_DIR = "downloads"
+
+
+def plan_site(
+    book: Book, every: list[Doc], env: Any = None, downloads: tuple[tuple[str, str], ...] = ()
+) -> SitePlan:
     """The site's TOC and navigation for the chapters ``every`` (the whole book).
 
     ``env``: the templates' environment, when the caller keeps one (``kobook
@@ -322,6 +330,12 @@ def plan_site(book: Book, every: list[Doc], env: Any = None) -> SitePlan:
         "search": search.search_wanted(config) and search.pagefind() is not None,
         "keep_words": config.keeps_words_whole(),
         "description": description(config),
+        # The book's PDF and EPUB when the same build writes them (the build copies them
+        # into the site's downloads/), as Quarto's download links.
+        "downloads": [
+            {"href": f"{DOWNLOADS_DIR}/{quote(name)}", "label": kind.upper()}
+            for kind, name in downloads
+        ],
     }
     positions: dict[str, int] = {}
     for number, entry in enumerate(chapters):
