@@ -97,6 +97,7 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
 }
 
 ORIGINAL_KEYS = {"title", "authors", "author", "url", "licence", "license", "year", "publisher"}
+ORIGINAL_KEYS |= {"lang"}  # the original's language: untranslated text is marked with it
 CAPTION_KEYS = {"figure", "table", "equation", "listing", "chapter", "section", "part", "appendix"}
 CAPTION_KEYS |= {"contents", "preface", "references", "by", "translated-by", "original"}
 CAPTION_KEYS |= {"licence", "missing-image"}

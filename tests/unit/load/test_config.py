@@ -285,3 +285,10 @@ def test_read_text_utf8() -> None:
     # Not a file-system test: read_text of a real UTF-8 file round-trips.
     path = Path(__file__)
     assert read_text(path).startswith('"""kobook.load.config')
+
+
+def test_the_originals_language_is_read_and_checked(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, "title: 책\noriginal:\n  lang: ja\n"))
+    assert config.original_lang == "ja"
+    assert Config({"original": {"lang": "<b>"}}).original_lang == "en"  # not a language tag
+    assert Config({}).original_lang == "en"
