@@ -127,3 +127,51 @@ def dark_css() -> str:
         "/* kobook: code colours on the dark panel (write/shared/highlight.py) */\n"
         f"{chosen}\n@media (prefers-color-scheme: dark) {{\n{system}\n}}\n"
     )
+
+
+# TextMate scopes for each token class: Typst highlights code itself (pandoc's
+# ``idiomatic`` highlighting) with a ``.tmTheme``; the same palette, by these scopes.
+SCOPES: dict[str, str] = {
+    "Comment": "comment",
+    "Documentation": "comment.block.documentation, string.quoted.docstring",
+    "Keyword": "keyword, storage.modifier",
+    "ControlFlow": "keyword.control",
+    "Import": "keyword.control.import, keyword.other.import, meta.import",
+    "Operator": "keyword.operator, punctuation.accessor",
+    "DataType": "storage.type, support.type, entity.name.type, support.class",
+    "DecVal": "constant.numeric",
+    "Char": "constant.character",
+    "SpecialChar": "constant.character.escape",
+    "String": "string",
+    "SpecialString": "string.regexp, string.interpolated",
+    "Constant": "constant.language, constant.other, support.constant",
+    "Function": "entity.name.function, support.function, meta.function-call",
+    "BuiltIn": "support.function.builtin, variable.language",
+    "Variable": "variable.parameter, variable.other.member",
+    "Attribute": "entity.other.attribute-name, meta.attribute",
+    "Preprocessor": "meta.preprocessor, keyword.control.directive",
+    "Annotation": "meta.annotation, storage.type.annotation, meta.decorator",
+    "Error": "invalid",
+}
+PLAIN_TEXT = "#1b1b1b"  # the site's --fg: code that is no token
+
+
+def tmtheme() -> str:
+    """The light palette as a TextMate theme (a property list), for Typst's raw blocks."""
+
+    def entry(scope: str, style: Style) -> str:
+        faces = " ".join(f for f, on in (("bold", style.bold), ("italic", style.italic)) if on)
+        face = f"<key>fontStyle</key><string>{faces}</string>" if faces else ""
+        return (
+            f"<dict><key>scope</key><string>{scope}</string><key>settings</key><dict>"
+            f"<key>foreground</key><string>{style.light}</string>{face}</dict></dict>"
+        )
+
+    rules = "".join(entry(scope, TOKENS[name]) for name, scope in SCOPES.items())
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<plist version="1.0"><dict><key>name</key><string>kobook</string>'
+        "<key>settings</key><array><dict><key>settings</key><dict>"
+        f"<key>foreground</key><string>{PLAIN_TEXT}</string></dict></dict>{rules}"
+        "</array></dict></plist>"
+    )

@@ -16,6 +16,7 @@ from ...parse import api_version
 from ...parse.ast import iter_nodes, raw_block
 from ...parse.pandoc import run_pandoc
 from ..shared.common import part_titles, text_chars
+from ..shared.highlight import tmtheme
 from ..shared.latexmeta import sides
 from ..shared.layout import PageLayout, points
 from ..shared.mathsvg import math_family
@@ -59,6 +60,9 @@ def template_variables(book: Book, setup: PrintSetup) -> dict[str, Any]:
         "labelsize": length(f"{layout.chapter_label_points}pt"),
         "captionsize": length(f"{layout.caption_points}pt"),
         "rawscale": length(f"{layout.inline_code_scale / 0.8:.3f}em"),
+        # The code palette every engine shares (write/shared/highlight.py), as the theme
+        # Typst's own highlighting reads.
+        "codetheme": tmtheme(),
         # Typst's leading is the gap between lines; CSS line-height is the whole line.
         "leading": length(f"{gap:.2f}pt"),
         "parspacing": length(f"{gap + layout.paragraph_space:.2f}pt"),
