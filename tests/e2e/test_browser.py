@@ -284,6 +284,11 @@ def test_pages_describe_themselves_and_load_images_lazily(site: Path) -> None:
     assert '<meta name="description" content="GPU 클러스터에서' in page
     images = re.findall(r"<img\b[^>]*>", page)
     assert images and all('loading="lazy"' in img for img in images)
+    # Each figure holds its place while it loads: its size from the file (SVG root, PNG
+    # header), which the stylesheet scales with height: auto.
+    figures = [img for img in images if 'class="math' not in img]
+    assert figures and all(re.search(r' width="\d+" height="\d+"', img) for img in figures)
+    assert 'src="images/memory-breakdown.svg"' in figures[0] and 'width="800"' in figures[0]
     style = (site / "assets" / "style.css").read_text(encoding="utf-8")
     printed = style[style.index("@media print") :]
     assert re.search(r"div\.equation, \.math\.display \{ break-inside: avoid", printed)

@@ -46,6 +46,7 @@ from ..shared.sanitize import sanitize_blocks
 from ..shared.tables import empty_header_cells
 from ..shared.templates import environment
 from . import search
+from .images import lazy_images, sized_images
 
 # This writer's folder of templates: under kobook's own templates/, and the book's.
 TEMPLATES = "html"
@@ -392,7 +393,8 @@ def chapter_page(plan: SitePlan, book: Book, doc: Doc, body: str) -> str:
             **plan.common,
             nav=sidebar(chapters, plan.sections.get(doc.chapter.id, []), position, doc.chapter.id),
             body=heading_anchors(
-                lazy_images(empty_header_cells(body)), book.config.words.word("anchor")
+                lazy_images(sized_images(empty_header_cells(body), book.root)),
+                book.config.words.word("anchor"),
             ),
             kind=doc.chapter.kind,
             chapter_title=doc.chapter.title,
@@ -401,14 +403,6 @@ def chapter_page(plan: SitePlan, book: Book, doc: Doc, body: str) -> str:
             next=nxt,
         )
     )
-
-
-IMG = re.compile(r"<img\b(?![^>]*\sloading=)([^>]*?)(\s*/?>)")
-
-
-def lazy_images(body: str) -> str:
-    """Images load as the reader nears them (a chapter of 30 figures opens at once)."""
-    return IMG.sub(r'<img\1 loading="lazy" decoding="async"\2', body)
 
 
 def description(config: Any) -> str:
