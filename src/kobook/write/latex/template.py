@@ -13,6 +13,7 @@ from ...boundary import inside
 from ...cache import Cache
 from ...errors import Diagnostic, KobookError, Location
 from ...model import Book, Config, Doc
+from ...model.colophon import colophon
 from ...parse import api_version
 from ...parse.ast import (
     raw_block,
@@ -170,8 +171,18 @@ def template_variables(
         "plainauthors": ", ".join(config.authors),
         "shorttitle": config.title,
         "original": original,
+        "colophon": colophon_value(config),
         "version": __version__,
     }
+
+
+def colophon_value(config: Config) -> dict[str, Any] | bool:
+    """The copyright page (``model/colophon.py``) as the template reads it, or false."""
+    page = colophon(config)
+    if page is None:
+        return False
+    lines = [{"label": label, "value": value} for label, value in page.lines]
+    return {"title": page.title, "lines": lines, "notes": page.notes}
 
 
 def words_list(config: Config, items: list[str]) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 from ...cache import Cache
 from ...errors import Diagnostic, KobookError
 from ...model import Book, Doc
+from ...model.colophon import colophon
 from ...parse import api_version
 from ...parse.ast import iter_nodes, raw_block
 from ...parse.pandoc import run_pandoc
@@ -39,7 +40,14 @@ def template_variables(book: Book, setup: PrintSetup) -> dict[str, Any]:
     size = points(layout.font_size)
     lang = str(config.lang or "ko")
     gap = max(0.2, layout.line_height - 1.0) * size
+    page = colophon(config)
     return {
+        # The copyright page (model/colophon.py): its title, its label and value cells
+        # in reading order, its notes.
+        "colophon": page is not None,
+        "colophontitle": page.title if page else "",
+        "colophoncells": [cell for line in page.lines for cell in line] if page else [],
+        "colophonnotes": page.notes if page else [],
         "mathfont": math_family(setup.math_name)[0],
         "serif": list(fonts.serif),
         "sans": list(fonts.sans),

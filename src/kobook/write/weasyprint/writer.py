@@ -19,6 +19,7 @@ from typing import Any
 from ...cache import Cache, digest
 from ...errors import Diagnostic, KobookError, Location
 from ...model import Book, Doc
+from ...model.colophon import colophon
 from ...parse.ast import copy_tree, iter_nodes
 from ...reproducible import w3c_datetime
 from ...version import __version__
@@ -244,6 +245,7 @@ def render_html(
         created="" if (epoch := config.output_epoch) is None else w3c_datetime(epoch),
         description=config.get("description", ""),
         original=original,
+        colophon=colophon(config),
         toc=toc,
         parts=part_of,
         chapters=chapters,

@@ -1,0 +1,73 @@
+"""The copyright page (판권): one decision (model/colophon.py), drawn by every PDF engine as
+the book's last page, with no running head or folio; a book without publishing keys has
+none."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import kobook
+from tests.checks import pdf_pages
+from tests.conftest import BookMaker
+
+META = {
+    "title": "판권 시험 책",
+    "lang": "ko-KR",
+    "author": "가나다",
+    "translators": ["라마바"],
+    "date": "2026-12-01",
+    "edition": "초판 1쇄",
+    "publisher": "사아 출판",
+    "identifier": [{"scheme": "ISBN-13", "text": "979-11-0000-000-0"}],
+    "rights": "번역 © 2026 라마바",
+    "original": {"title": "The Test Book", "licence": "CC BY 4.0"},
+    "colophon": {
+        "publisher-person": "자차",
+        "registration": "제2026-000001호",
+        "price": "18,000원",
+    },
+}
+LINES = [
+    "초판 1쇄 발행 2026년 12월 1일",
+    "지은이 가나다",
+    "옮긴이 라마바",
+    "펴낸이 자차",
+    "펴낸곳 사아 출판",
+    "출판 등록 제2026-000001호",
+    "정가 18,000원",
+    "ISBN 979-11-0000-000-0",
+    "원서: The Test Book — CC BY 4.0",
+    "번역 © 2026 라마바",
+]
+TEXT = "# 첫 장\n\n본문 한 줄.\n\n# 둘째 장\n\n본문 두 줄.\n"
+
+
+def flat(text: str) -> str:
+    return " ".join(text.replace("\u2011", "-").split())
+
+
+@pytest.mark.parametrize("engine", ["weasyprint", "xelatex", "typst"])
+def test_every_engine_ends_the_book_with_its_copyright_page(
+    make_book: BookMaker, tmp_path: Path, engine: str
+) -> None:
+    root = make_book({"book/01.md": TEXT}, metadata=META)
+    pdf = kobook.build(root, ["pdf"], engine=engine, out=tmp_path / "out").outputs["pdf"]
+    pages = pdf_pages(pdf)
+    last = flat(pages[-1])
+    assert last.startswith("판권 시험 책"), last
+    where = [last.find(line) for line in LINES]
+    assert -1 not in where and where == sorted(where), (where, last)
+    assert not re.search(r"(^|\s)\d{1,3}$", last)  # no folio, no running head
+    assert "판권 시험 책" not in flat(pages[-2])[-40:]  # its own page
+
+
+def test_a_book_without_publishing_keys_has_no_copyright_page(
+    make_book: BookMaker, tmp_path: Path
+) -> None:
+    plain = {k: META[k] for k in ("title", "lang", "author", "date", "original")}
+    root = make_book({"book/01.md": TEXT}, metadata=plain)
+    pdf = kobook.build(root, ["pdf"], engine="typst", out=tmp_path / "out").outputs["pdf"]
+    assert "본문 두 줄" in pdf_pages(pdf)[-1]
