@@ -101,6 +101,7 @@ ORIGINAL_KEYS |= {"lang"}  # the original's language: untranslated text is marke
 CAPTION_KEYS = {"figure", "table", "equation", "listing", "chapter", "section", "part", "appendix"}
 CAPTION_KEYS |= {"contents", "preface", "references", "by", "translated-by", "original"}
 CAPTION_KEYS |= {"licence", "missing-image"}
+CAPTION_KEYS |= {"separator", "period"}  # the house style of numbers
 
 
 def load_config(path: Path) -> Config:

@@ -337,9 +337,33 @@ def author_value(value: Any, at: Where) -> None:
                 )
 
 
+CAPTION_SEPARATORS = (".", "-")
+
+
 def captions_section(value: dict[Any, Any], at: Where) -> None:
-    """``captions:`` values are the words printed before numbers: non-empty text."""
+    """``captions:`` values are the words printed before numbers: non-empty text; and the
+    house style of the numbers: ``separator`` (``.``: 그림 1.1, ``-``: 그림 1-1) and
+    ``period`` (false: no period after the label, as Korean IT publishers print)."""
     for sub, item in value.items():
+        if sub == "separator" and item not in CAPTION_SEPARATORS:
+            at.fail(
+                f"'captions.separator' should be one of {', '.join(CAPTION_SEPARATORS)}, "
+                f"not {item!r}",
+                "captions",
+                "separator",
+                hint='captions: {separator: "-"} prints 그림 1-1',
+                code="CFG003",
+            )
+        if sub == "period" and not isinstance(item, bool):
+            at.fail(
+                f"'captions.period' should be true or false, not {item!r}",
+                "captions",
+                "period",
+                hint="captions: {period: false} prints 그림 1-1 without a period",
+                code="CFG003",
+            )
+        if sub in ("separator", "period"):
+            continue
         if isinstance(item, bool) or not isinstance(item, (str, int, float)) or not str(item):
             at.fail(
                 f"'captions.{sub}' should be a word like 그림, not {item!r}",

@@ -17,6 +17,9 @@ from .. import reproducible
 from ..lang import Words, format_date, language_of
 from ..lang.dates import as_date
 
+# ``captions:`` keys that set the house style of numbers, not words.
+CAPTION_STYLE = ("separator", "period")
+
 
 @dataclass
 class Config:
@@ -135,8 +138,17 @@ class Config:
     @property
     def words(self) -> Words:
         """The words kobook prints in this book's language, ``captions:`` applied."""
-        overrides = {str(k): str(v) for k, v in (self.raw.get("captions") or {}).items()}
+        captions = self.raw.get("captions") or {}
+        overrides = {str(k): str(v) for k, v in captions.items() if k not in CAPTION_STYLE}
+        if captions.get("period") is False:
+            overrides["caption-end"] = ""
         return Words(self.language, overrides)
+
+    @property
+    def caption_separator(self) -> str:
+        """Between the chapter and the count in a figure, table, listing or equation
+        number: ``.`` (그림 3.2, the default) or ``-`` (그림 3-2)."""
+        return str((self.raw.get("captions") or {}).get("separator") or ".")
 
     @property
     def date_text(self) -> str:

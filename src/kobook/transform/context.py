@@ -49,13 +49,15 @@ class Context:
     source_urls: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def next_number(self, chapter: Chapter, kind: str) -> str:
-        """The next number of ``kind`` ("fig", "tbl", "eq"): ``3.2`` per chapter, else ``7``."""
+        """The next number of ``kind`` ("fig", "tbl", "eq"): ``3.2`` (or ``3-2``, the
+        book's ``captions.separator``) per chapter, else ``7``."""
         per_chapter = self.book.config.number_by_chapter and chapter.number is not None
         scope = chapter.id if per_chapter else "book"
         key = (scope, kind)
         self.counters[key] = self.counters.get(key, 0) + 1
         count = self.counters[key]
-        return f"{chapter.number}.{count}" if per_chapter else str(count)
+        separator = self.book.config.caption_separator
+        return f"{chapter.number}{separator}{count}" if per_chapter else str(count)
 
     @property
     def root(self) -> Path:

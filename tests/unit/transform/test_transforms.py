@@ -182,6 +182,30 @@ def test_figure_caption_starts_with_label_span(figures: tuple[Book, list[Doc], C
     assert text(caption) == "그림 1.2. 둘째 그림"
 
 
+def test_a_house_style_numbers_1_1_with_a_hyphen_and_no_period(make_book: BookMaker) -> None:
+    """``captions: {separator: "-", period: false}``: 그림 1-2 as Korean IT publishers
+    print it, in the caption and in every reference."""
+    style = {"captions": {"separator": "-", "period": False}}
+    _, docs, ctx = run(make_book, FIGURES, metadata=style, images=IMAGES)
+    caption = nodes(docs[0], "Figure")[1]["c"][1][1]
+    assert stringify(caption[0]["c"][0]) == f"그림{NBSP}1-2"
+    assert text(caption) == "그림 1-2 둘째 그림"
+    assert ctx.targets["fig:b"].text == "그림 1-3" and ctx.targets["fig:d"].label == "2-1"
+
+
+@pytest.mark.parametrize(
+    ("style", "message"),
+    [('{separator: "/"}', "one of ., -"), ("{period: no-thanks}", "true or false")],
+)
+def test_a_wrong_house_style_is_an_error(tmp_path: Path, style: str, message: str) -> None:
+    from kobook.load.config import load_config
+
+    (tmp_path / "metadata.yaml").write_text(f"title: 책\ncaptions: {style}\n", encoding="utf-8")
+    with pytest.raises(KobookError, match=message) as info:
+        load_config(tmp_path / "metadata.yaml")
+    assert info.value.code == "CFG003"
+
+
 def test_image_paths_are_relative_to_project(figures: tuple[Book, list[Doc], Context]) -> None:
     _, docs, _ = figures
     urls = [i["c"][2][0] for i in nodes(docs, "Image")]
