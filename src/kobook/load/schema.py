@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 from ..errors import KobookError
 from ..model.config import entry_lines
-from ..model.page import LENGTH, PAPER
+from ..model.page import LENGTH, PAPER, PAPER_HINT, paper_name
 from ..write.registry import formats
 
 MARGIN_KEYS = {"margin", "hmargin", "vmargin", "left", "inner", "right", "outer", "top", "bottom"}
@@ -449,7 +449,7 @@ def toc_depth_value(value: Any, at: Where) -> None:
 
 def papersize_value(value: Any, at: Where) -> None:
     """A paper name (``a5``, ``a4paper``, ``신국판``) or ``'WIDTH HEIGHT'``."""
-    paper = str(value).lower().replace("paper", "").strip()
+    paper = paper_name(str(value))
     parts = paper.split()
     if paper in PAPER or (len(parts) == 2 and all(LENGTH.match(p) for p in parts)):
         return
@@ -457,7 +457,7 @@ def papersize_value(value: Any, at: Where) -> None:
     at.fail(
         f"unknown papersize '{value}'" + (f": did you mean '{close[0]}'?" if close else ""),
         "papersize",
-        hint="use a4, a5, b5, letter, 신국판 or 'WIDTH HEIGHT' like '152mm 225mm'",
+        hint=PAPER_HINT,
         code="CFG007",
     )
 

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from ...errors import KobookError
 from ...model import Config
-from ...model.page import LENGTH, PAPER  # also what metadata validation accepts
+
+# The names metadata validation accepts.
+from ...model.page import LENGTH, PAPER, PAPER_HINT, paper_name
 from .latexmeta import class_options
 
 # Chapter, section and subsection titles, in multiples of the body size: one scale for every
@@ -187,8 +189,7 @@ def page_layout(config: Config) -> PageLayout:
     option = class_options(
         config.get("documentclass"), config.get("classoption"), language=config.language
     )
-    paper = str(config.get("papersize") or option.paper or "a4")
-    paper = paper.lower().replace("paper", "").strip()
+    paper = paper_name(str(config.get("papersize") or option.paper or "a4"), config.language)
     if paper in PAPER:
         width, height = PAPER[paper]
     else:
@@ -198,10 +199,11 @@ def page_layout(config: Config) -> PageLayout:
                 f"unknown papersize '{paper}'",
                 code="CFG007",
                 file=config.path,
-                hint="use a4, a5, b5, letter, 신국판 or 'WIDTH HEIGHT' like '152mm 225mm'",
+                hint=PAPER_HINT,
             )
         width, height = (length(p, "papersize", config) for p in parts)
-    small = paper in ("a5", "a6", "국판")
+    # Pocket and 신국판-size pages (up to 160 mm wide) keep narrow margins.
+    small = points(width) / POINTS["mm"] <= 160
     margins = {
         "top": "18mm" if small else "25mm",
         "bottom": "20mm" if small else "25mm",

@@ -111,7 +111,7 @@ def test_papersize_wins_over_classoption(make_book: BookMaker) -> None:
         {"book/01.md": "# 장\n\n본문.\n"}, metadata={"papersize": "b5", "classoption": "a5paper"}
     )
     tex, problems = render(root)
-    assert "paperwidth=176mm" in tex and problems == []
+    assert "paperwidth=182mm" in tex and problems == []  # a Korean book's b5 is JIS B5
     assert "twoside,open=right" in tex
 
 

@@ -415,3 +415,21 @@ def test_untranslated_blocks_are_marked_in_the_originals_language() -> None:
     assert stringify(heading[2]) == "Parallelism and Concurrency"
     assert langs(passes.foreign_blocks(md(ENGLISH), "en", "en")) == []  # an English book
     assert langs(passes.foreign_blocks(md(ENGLISH), "ja", "de")) == [("Span", "de")]
+
+
+@pytest.mark.parametrize(
+    ("paper", "lang", "size"),
+    [
+        ("46배판", "ko", ("188mm", "257mm")),
+        ("변형 46배판", "ko", ("183mm", "235mm")),
+        ("크라운판", "ko", ("176mm", "248mm")),
+        ("crown", "en", ("176mm", "248mm")),
+        ("4×6판", "ko", ("128mm", "188mm")),
+        ("b5", "ko", ("182mm", "257mm")),  # the B5 Korean printers cut: JIS
+        ("B5", "ja", ("182mm", "257mm")),
+        ("b5", "en", ("176mm", "250mm")),  # ISO elsewhere
+    ],
+)
+def test_korean_trim_sizes(paper: str, lang: str, size: tuple[str, str]) -> None:
+    layout = page_layout(Config(raw={"papersize": paper, "lang": lang}))
+    assert (layout.width, layout.height) == size
