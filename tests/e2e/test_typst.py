@@ -129,6 +129,28 @@ def test_typst_running_heads_and_boxes(sample_build: Sample) -> None:
     assert layout.text_outside_boxes(pdf) == []
 
 
+def test_typst_contents_and_title_page_read_as_printed(sample_build: Sample) -> None:
+    """The contents prints ``1장 학습 …`` on one line in the text's colour, not the label on
+    a line of its own in link blue; the title page's lines are centred, not justified."""
+    pdf = sample_build("typst").outputs["pdf"]
+    titles = [c.title for c in load_book(REPO).chapters]
+    with pdfplumber.open(pdf) as doc:
+        toc = next(p for p in doc.pages if "차례" in (p.extract_text() or "")[:10])
+        lines = (toc.extract_text() or "").split("\n")
+        colours = {tuple(c["non_stroking_color"] or ()) for c in toc.chars if c["text"].strip()}
+        rows: dict[int, list[float]] = {}
+        for char in doc.pages[0].chars:
+            rows.setdefault(round(char["top"]), []).extend((char["x0"], char["x1"]))
+    first = titles[0]
+    assert any(re.match(rf"1장\s*{re.escape(first)}\s*[.… ]*\s*1$", line) for line in lines), lines
+    assert not [line for line in lines if re.fullmatch(r"\d+장", line.strip())]
+    assert all(len(c) <= 1 or max(c) < 0.2 for c in colours), colours  # black or grey only
+    # The 원서 block's lines (the long ones) are ragged: justified, all but its last ran the
+    # same width, margin to margin.
+    long = [max(xs) - min(xs) for _, xs in sorted(rows.items()) if len(xs) > 40][:-1]
+    assert len(long) >= 2 and max(long) - min(long) > 1, long
+
+
 def test_typst_lines_break_long_code_names_at_seams(sample_build: Sample) -> None:
     """A whole-word box cannot be letter-spaced or hyphenated, so Typst's lines stay a
     little looser than WeasyPrint's; a long code name is boxed piece by piece, so the
