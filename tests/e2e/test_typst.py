@@ -151,6 +151,15 @@ def test_typst_contents_and_title_page_read_as_printed(sample_build: Sample) -> 
     assert len(long) >= 2 and max(long) - min(long) > 1, long
 
 
+def test_typst_blank_pages_carry_no_folio(sample_build: Sample) -> None:
+    """A blank verso before a chapter (or the contents) that opens on a recto is blank:
+    no page number, no running head, as the other engines print it."""
+    pages = pdf_pages(sample_build("typst").outputs["pdf"])
+    lone = [i + 1 for i, text in enumerate(pages) if re.fullmatch(r"\s*([0-9]+|[ivxl]+)\s*", text)]
+    blank = [i + 1 for i, text in enumerate(pages) if not text.strip()]
+    assert lone == [] and blank, (lone, blank)
+
+
 def test_typst_lines_break_long_code_names_at_seams(sample_build: Sample) -> None:
     """A whole-word box cannot be letter-spaced or hyphenated, so Typst's lines stay a
     little looser than WeasyPrint's; a long code name is boxed piece by piece, so the
