@@ -71,3 +71,37 @@ def test_a_book_without_publishing_keys_has_no_copyright_page(
     root = make_book({"book/01.md": TEXT}, metadata=plain)
     pdf = kobook.build(root, ["pdf"], engine="typst", out=tmp_path / "out").outputs["pdf"]
     assert "본문 두 줄" in pdf_pages(pdf)[-1]
+
+
+LINKED = "# 장\n\n[링크 글자](https://example.org/a)를 누른다.\n"
+
+
+def link_colours(pdf: Path) -> set[tuple[float, ...]]:
+    import pdfplumber
+
+    with pdfplumber.open(pdf) as doc:
+        chars = [c for page in doc.pages for c in page.chars]
+    text = "".join(c["text"] for c in chars)
+    start = text.index("링크글자") if "링크글자" in text else text.index("링크")
+    return {
+        tuple(round(v, 2) for v in (chars[i]["non_stroking_color"] or ()))
+        for i in range(start, start + 2)
+    }
+
+
+@pytest.mark.parametrize("engine", ["weasyprint", "xelatex", "typst"])
+def test_a_print_master_draws_links_in_the_texts_colour(
+    make_book: BookMaker, tmp_path: Path, engine: str
+) -> None:
+    """``print: true``: one decision (PrintSetup.link_colours) every engine follows;
+    without it links are kobook's blue."""
+    blue = (round(0x1F / 255, 2), round(0x4E / 255, 2), round(0x8C / 255, 2))
+    colours = {}
+    for name, extra in (("screen", {}), ("print", {"print": True})):
+        root = make_book({"book/01.md": LINKED}, metadata={"title": "책", **extra})
+        out = tmp_path / name
+        colours[name] = link_colours(
+            kobook.build(root, ["pdf"], engine=engine, out=out).outputs["pdf"]
+        )
+    assert colours["screen"] == {blue}, colours
+    assert all(max(c or (0,)) < 0.1 for c in colours["print"]), colours

@@ -90,6 +90,7 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "formats": ((str, list), "what 'kobook build' makes with no format: pdf, html, epub or all"),
     "upstream": ((dict,), "the original: {repository, ref, dialect, chapters} (kobook upstream)"),
     "edition": ((str, int), "edition on the copyright page, e.g. 초판 1쇄"),
+    "print": ((bool,), "a print master: links in the text's colour in every PDF engine"),
     "colophon": (
         (dict,),
         "the copyright page: {publisher-person, registration, address, contact, price}",

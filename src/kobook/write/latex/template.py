@@ -68,23 +68,6 @@ def meta_value(value: Any) -> dict[str, Any]:
     return {"t": "MetaInlines", "c": [{"t": "RawInline", "c": ["latex", latex_escape(str(value))]}]}
 
 
-def hex_color(value: Any, default: str) -> str:
-    named = {
-        "blue": "1F4E8C",
-        "black": "000000",
-        "red": "C62828",
-        "magenta": "A0307F",
-        "cyan": "00838F",
-        "green": "2E7D32",
-        "gray": "555555",
-        "grey": "555555",
-    }
-    text = str(value or "").strip().lstrip("#")
-    if re.fullmatch(r"[0-9A-Fa-f]{6}", text):
-        return text.upper()
-    return named.get(text.lower(), default)
-
-
 def cjk_mono(fonts: FontSet) -> str:
     """The monospace family that draws Hangul (the first one that is not ``monofont``)."""
     return next((f for f in fonts.mono if f != fonts.named.get("monofont")), fonts.mono[0])
@@ -157,9 +140,9 @@ def template_variables(
         "numbersections": config.numbersections,
         "tocdepth": str(config.toc_depth - 1),
         "accent": "1F4E8C",
-        "linkcolor": hex_color(config.get("linkcolor"), "1F4E8C"),
-        "urlcolor": hex_color(config.get("urlcolor"), "1F4E8C"),
-        "colorlinks": bool(config.get("colorlinks", True)),
+        "linkcolor": (setup.link_colours or ("000000", "000000"))[0],
+        "urlcolor": (setup.link_colours or ("000000", "000000"))[1],
+        "colorlinks": setup.link_colours is not None,
         "sides": settings.sides,
         "open": settings.open,
         "xecjk": config.language in XECJK_LANGUAGES,

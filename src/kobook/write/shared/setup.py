@@ -15,7 +15,9 @@ page geometry or an installed Hangul font, and must not fail for the lack of one
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
+from typing import Any
 
 from ...cache import Cache
 from ...model import Book, Config
@@ -74,9 +76,40 @@ class PrintSetup:
             folders.append(self._cache_root)
         return tuple(folders)
 
+    @functools.cached_property
+    def link_colours(self) -> tuple[str, str] | None:
+        """Links' and URLs' colours (``RRGGBB``) in every engine's PDF; None: links in the
+        text's colour, for ``colorlinks: false`` and for a print master (``print: true``,
+        where the printer wants no colour the book did not ask for)."""
+        config = self.config
+        if config.get("print") is True or not config.get("colorlinks", True):
+            return None
+        return hex_color(config.get("linkcolor"), LINK), hex_color(config.get("urlcolor"), LINK)
+
     def keeps_words_whole(self, lang: str | None = None) -> bool:
         """Do lines of text in ``lang`` (default: the book's) break only between words?"""
         return self.config.keeps_words_whole(lang)
+
+
+LINK = "1F4E8C"  # kobook's link blue (the site's --accent)
+
+
+def hex_color(value: Any, default: str) -> str:
+    """A colour as ``RRGGBB``: six hex digits, or a name LaTeX users write."""
+    named = {
+        "blue": "1F4E8C",
+        "black": "000000",
+        "red": "C62828",
+        "magenta": "A0307F",
+        "cyan": "00838F",
+        "green": "2E7D32",
+        "gray": "555555",
+        "grey": "555555",
+    }
+    text = str(value or "").strip().lstrip("#")
+    if re.fullmatch(r"[0-9A-Fa-f]{6}", text):
+        return text.upper()
+    return named.get(text.lower(), default)
 
 
 def print_setup(book: Book, cache: Cache | None = None) -> PrintSetup:

@@ -219,7 +219,7 @@ def render_html(
     problems += math_font_problems(book, setup)
     env = environment(book.root, trusted=book.trusted)
     layout = setup.layout
-    colorlinks = config.get("colorlinks", True)
+    colours = setup.link_colours  # one decision for every engine (print: true, colorlinks)
     css = env.get_template(f"{TEMPLATES}/book.css.j2").render(
         page=layout,
         figure_height=figure_height(layout),
@@ -227,8 +227,8 @@ def render_html(
         word_break=word_break(setup.keeps_words_whole()),
         sides=sides(config),
         highlight_css=highlight_css(),
-        link_color=config.get("linkcolor", "#1f4e8c") if colorlinks else "inherit",
-        url_color=config.get("urlcolor", "#1f4e8c") if colorlinks else "inherit",
+        link_color=f"#{colours[0]}" if colours else "inherit",
+        url_color=f"#{colours[1]}" if colours else "inherit",
     )
     original = config.original
     toc = toc_entries(docs, config.toc_depth, config.words) if config.toc else []

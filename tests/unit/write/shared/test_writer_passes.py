@@ -433,3 +433,16 @@ def test_untranslated_blocks_are_marked_in_the_originals_language() -> None:
 def test_korean_trim_sizes(paper: str, lang: str, size: tuple[str, str]) -> None:
     layout = page_layout(Config(raw={"papersize": paper, "lang": lang}))
     assert (layout.width, layout.height) == size
+
+
+def test_link_colours_are_one_decision_and_only_colours() -> None:
+    from kobook.model import Book
+    from kobook.write.shared.setup import print_setup
+
+    def colours(raw: dict[str, object]) -> tuple[str, str] | None:
+        return print_setup(Book(root=Path("."), config=Config(raw=raw), chapters=[])).link_colours
+
+    assert colours({}) == ("1F4E8C", "1F4E8C")
+    assert colours({"linkcolor": "red", "urlcolor": "#00aa00"}) == ("C62828", "00AA00")
+    assert colours({"linkcolor": "red; } body { display: none"}) == ("1F4E8C", "1F4E8C")
+    assert colours({"print": True}) is None and colours({"colorlinks": False}) is None
