@@ -243,3 +243,12 @@ def test_captions_are_set_alike_in_every_engine(sample_build: Sample) -> None:
     for engine in registry.pdf_engines():
         sizes = caption_sizes(sample_build(engine))
         assert set(sizes) == {9.0} and sum(sizes.values()) >= 8, (engine, sizes)
+
+
+@pytest.mark.parametrize("engine", ["weasyprint", "xelatex", "typst"])
+def test_every_engine_names_the_books_language(sample_build: Sample, engine: str) -> None:
+    """The PDF's /Lang, which screen readers and search read (XeLaTeX wrote none)."""
+    from pypdf import PdfReader
+
+    root = PdfReader(sample_build(engine).outputs["pdf"]).trailer["/Root"]
+    assert root.get("/Lang") == "ko-KR"

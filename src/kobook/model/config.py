@@ -17,6 +17,8 @@ from .. import reproducible
 from ..lang import Words, format_date, language_of
 from ..lang.dates import as_date
 
+# A BCP 47 language tag as kobook writes one into an output (``ko-KR``, ``zh-Hant``).
+LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
 # ``captions:`` keys that set the house style of numbers, not words.
 CAPTION_STYLE = ("separator", "period")
 
@@ -99,7 +101,7 @@ class Config:
         """The original's language (``original: {lang: en}``), ``en`` when not given or
         not a language tag: text still untranslated is marked as that language."""
         lang = str(self.original.get("lang") or "")
-        return lang if re.fullmatch(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*", lang) else "en"
+        return lang if LANGUAGE_TAG.fullmatch(lang) else "en"
 
     @property
     def line_breaking(self) -> str:

@@ -14,6 +14,7 @@ from ...cache import Cache
 from ...errors import Diagnostic, KobookError, Location
 from ...model import Book, Config, Doc
 from ...model.colophon import colophon
+from ...model.config import LANGUAGE_TAG
 from ...parse import api_version
 from ...parse.ast import (
     raw_block,
@@ -155,6 +156,9 @@ def template_variables(
         "shorttitle": config.title,
         "original": original,
         "colophon": colophon_value(config),
+        # The PDF's /Lang (screen readers and search pick the language by it): a BCP 47
+        # tag, or none when the book's lang is not one.
+        "pdflang": config.lang if LANGUAGE_TAG.fullmatch(str(config.lang or "")) else "",
         "version": __version__,
     }
 
