@@ -225,10 +225,11 @@ def offer_downloads(site: Path, files: list[Path]) -> None:
     """Copy the build's PDF and EPUB into the site's ``downloads/``, which its pages link:
     a site published alone (a release zip, a Pages branch) still offers them."""
     from .write.html.writer import DOWNLOADS_DIR
-    from .write.shared.common import atomic_output
+    from .write.shared.common import PUBLIC_FOLDER, atomic_output
 
     folder = inside(site / DOWNLOADS_DIR, site, what="downloads folder", folder="the site")
     folder.mkdir(exist_ok=True)
+    folder.chmod(PUBLIC_FOLDER)  # published as the site's other folders are, whatever the umask
     for file in files:
         with atomic_output(folder / file.name) as tmp:
             shutil.copyfile(file, tmp)

@@ -103,8 +103,9 @@ def test_the_chapter_text_is_still_there(built: Built) -> None:
     page = (built[0] / "html" / "01-hostile.html").read_text(encoding="utf-8")
     for text in ("첫 문단은 독자에게", "마지막 문단도 독자에게", "자바스크립트 링크", "날 링크"):
         assert text in page
+    sized = '( width="40" height="20")?'  # the file's pixel size (html/images.py)
     lazy = '( loading="lazy" decoding="async")?'
-    assert re.search(rf'<img src="images/pixel.png" alt="점"{lazy}\s*/?>', page)
+    assert re.search(rf'<img src="images/pixel.png" alt="점"{sized}{lazy}\s*/?>', page)
 
 
 def test_a_chapter_style_does_not_blank_the_pdf(built: Built) -> None:
