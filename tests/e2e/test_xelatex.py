@@ -231,7 +231,7 @@ def test_gif_fonts_and_syllable_breaking_in_xelatex(make_book: BookMaker, tmp_pa
     fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True).stdout
     assert "NanumMyeongjo" in fonts
     box = PdfReader(pdf).pages[0].mediabox
-    assert (round(float(box.width)), round(float(box.height))) == (516, 729)  # JIS B5 (ko)
+    assert (round(float(box.width)), round(float(box.height))) == (516, 728)  # JIS B5 (ko)
     tex = next((tmp_path / "c" / "latex").rglob("book.tex")).read_text(encoding="utf-8")
     assert "\n\\XeTeXlinebreakpenalty=10000" not in tex  # syllable: xetexko keeps its breaks
     converted = list((tmp_path / "c" / "latex-img").rglob("*.png"))
