@@ -105,3 +105,26 @@ def test_a_print_master_draws_links_in_the_texts_colour(
         )
     assert colours["screen"] == {blue}, colours
     assert all(max(c or (0,)) < 0.1 for c in colours["print"]), colours
+
+
+@pytest.mark.parametrize("engine", ["weasyprint", "xelatex", "typst"])
+def test_a_print_master_opens_with_a_half_title(
+    make_book: BookMaker, tmp_path: Path, engine: str
+) -> None:
+    """약표제지: the title alone on the first recto, a blank verso, then the title page;
+    the body still starts on a recto, at the page the contents give (``print: true``;
+    ``half-title:`` says)."""
+    meta = {"title": "약표제지 시험", "author": "가나다", "print": True, "toc": True}
+    root = make_book({"book/01.md": TEXT}, metadata=meta)
+    pages = [flat(p) for p in pdf_pages(kobook.build(root, ["pdf"], engine=engine).outputs["pdf"])]
+    assert pages[0] == "약표제지 시험" and pages[1] == ""
+    assert pages[2].startswith("약표제지 시험 가나다")
+    first = next(i for i, p in enumerate(pages) if p.startswith("1장 첫") and "본문" in p)
+    assert first % 2 == 0  # a recto
+    folio = pages[first].rsplit(" ", 1)[-1]  # and numbered as the contents say
+    assert re.search(rf"1장 첫\s?장[ .…]*{folio}\b", pages[4]), (folio, pages[4])
+    screen = make_book({"book/01.md": TEXT}, metadata={**meta, "half-title": False})
+    plain = pdf_pages(
+        kobook.build(screen, ["pdf"], engine=engine, out=tmp_path / "s").outputs["pdf"]
+    )
+    assert flat(plain[0]).startswith("약표제지 시험 가나다")

@@ -91,6 +91,7 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "upstream": ((dict,), "the original: {repository, ref, dialect, chapters} (kobook upstream)"),
     "edition": ((str, int), "edition on the copyright page, e.g. 초판 1쇄"),
     "print": ((bool,), "a print master: links in the text's colour in every PDF engine"),
+    "half-title": ((bool,), "open with a half-title page (약표제지); default: print: true"),
     "colophon": (
         (dict,),
         "the copyright page: {publisher-person, registration, address, contact, price}",

@@ -97,6 +97,14 @@ class Config:
         return value
 
     @property
+    def half_title(self) -> bool:
+        """Does the book open with a half-title page (약표제지: the title alone, then a blank
+        verso, then the title page)?  ``half-title:``; by default a print master's
+        (``print: true``) does, a screen PDF's does not."""
+        value = self.raw.get("half-title")
+        return bool(value) if isinstance(value, bool) else self.raw.get("print") is True
+
+    @property
     def original_lang(self) -> str:
         """The original's language (``original: {lang: en}``), ``en`` when not given or
         not a language tag: text still untranslated is marked as that language."""

@@ -156,6 +156,7 @@ def template_variables(
         "shorttitle": config.title,
         "original": original,
         "colophon": colophon_value(config),
+        "halftitle": config.half_title,
         # The PDF's /Lang (screen readers and search pick the language by it): a BCP 47
         # tag, or none when the book's lang is not one.
         "pdflang": config.lang if LANGUAGE_TAG.fullmatch(str(config.lang or "")) else "",

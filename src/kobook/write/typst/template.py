@@ -44,6 +44,7 @@ def template_variables(book: Book, setup: PrintSetup) -> dict[str, Any]:
     return {
         # The copyright page (model/colophon.py): its title, its label and value cells
         # in reading order, its notes.
+        "halftitle": config.half_title,
         "colophon": page is not None,
         "colophontitle": page.title if page else "",
         "colophoncells": [cell for line in page.lines for cell in line] if page else [],

@@ -246,6 +246,7 @@ def render_html(
         description=config.get("description", ""),
         original=original,
         colophon=colophon(config),
+        half_title=config.half_title,
         toc=toc,
         parts=part_of,
         chapters=chapters,
