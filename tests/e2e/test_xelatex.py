@@ -87,16 +87,6 @@ def test_page_counts_are_close(both: dict[str, kobook.BuildResult]) -> None:
     assert abs(latex - weasy) <= 0.25 * weasy, (weasy, latex)
 
 
-def test_copied_text_holds_ascii_hyphens(both: dict[str, kobook.BuildResult]) -> None:
-    """The CJK fonts draw - and U+2011 with one glyph, and the text layer named it U+2011:
-    a copied ``all-reduce``, ``->`` or ``--steps`` did not match.  ActualText (what PDF
-    viewers copy) now holds the characters written (URLs set by ``\\url`` excepted)."""
-    text = "\n".join(pdf_pages(both["xelatex"].outputs["pdf"]))
-    outside_urls = re.sub(r"https?://\S+", "", text)
-    assert "\u2011" not in outside_urls
-    assert "all-reduce" in text.lower() and "->" in text
-
-
 def test_xelatex_pdf_is_clean(both: dict[str, kobook.BuildResult]) -> None:
     result = both["xelatex"]
     pdf = result.outputs["pdf"]
