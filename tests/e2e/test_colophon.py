@@ -128,3 +128,23 @@ def test_a_print_master_opens_with_a_half_title(
         kobook.build(screen, ["pdf"], engine=engine, out=tmp_path / "s").outputs["pdf"]
     )
     assert flat(plain[0]).startswith("약표제지 시험 가나다")
+
+
+@pytest.mark.parametrize("engine", ["weasyprint", "xelatex", "typst"])
+def test_a_print_master_prints_each_web_address_in_a_footnote(
+    make_book: BookMaker, tmp_path: Path, engine: str
+) -> None:
+    text = (
+        "# 장\n\n[원서 저장소](https://example.org/book)를 본다. "
+        "주소 그대로인 <https://example.org/plain>도 있다.\n"
+    )
+    root = make_book({"book/01.md": text}, metadata={"title": "책", "print": True})
+    pages = pdf_pages(kobook.build(root, ["pdf"], engine=engine, out=tmp_path / "o").outputs["pdf"])
+    body = flat(" ".join(pages))
+    assert "원서 저장소" in body and "https://example.org/book" in body  # the note's address
+    assert body.count("https://example.org/plain") == 1  # printed already: no note
+    screen = make_book({"book/01.md": text}, metadata={"title": "책"})
+    on_screen = pdf_pages(
+        kobook.build(screen, ["pdf"], engine=engine, out=tmp_path / "s").outputs["pdf"]
+    )
+    assert "https://example.org/book" not in flat(" ".join(on_screen))

@@ -97,12 +97,18 @@ class Config:
         return value
 
     @property
+    def print_master(self) -> bool:
+        """``print: true``: the PDF goes to a printer (links as text, web addresses in
+        footnotes, a half-title page)."""
+        return self.raw.get("print") is True
+
+    @property
     def half_title(self) -> bool:
         """Does the book open with a half-title page (약표제지: the title alone, then a blank
         verso, then the title page)?  ``half-title:``; by default a print master's
         (``print: true``) does, a screen PDF's does not."""
         value = self.raw.get("half-title")
-        return bool(value) if isinstance(value, bool) else self.raw.get("print") is True
+        return bool(value) if isinstance(value, bool) else self.print_master
 
     @property
     def original_lang(self) -> str:

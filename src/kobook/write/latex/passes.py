@@ -388,6 +388,8 @@ def prepare(
     # javascript: links and the text of dropped elements must not reach the PDF either.
     blocks, unsafe = sanitize_blocks(blocks, doc.chapter)
     problems += unsafe
+    if book.config.print_master:
+        blocks = passes.printed_urls(blocks)
     blocks = unnumbered_chapters(blocks, doc)
     blocks = mathjax_math(blocks)
     blocks = equations(blocks)

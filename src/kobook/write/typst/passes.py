@@ -298,6 +298,8 @@ def prepare(
     blocks = copy_tree(doc.blocks)
     blocks, unsafe = sanitize_blocks(blocks, doc.chapter)
     problems += unsafe
+    if book.config.print_master:
+        blocks = passes.printed_urls(blocks)
     blocks = foreign_raw(blocks)
     blocks = passes.page_breaks(
         blocks, lambda _command: raw_block("typst", "#pagebreak(weak: true)")

@@ -66,6 +66,8 @@ def prepare(
     blocks = passes.code_languages(blocks)
     blocks = passes.wrap_code(blocks, setup.code_columns)
     blocks = passes.table_cell_words(blocks, nowrap)
+    if book.config.print_master:
+        blocks = passes.printed_urls(blocks)
     blocks = passes.footnotes_inline(blocks)
     blocks = passes.emoji(blocks)
 

@@ -446,3 +446,14 @@ def test_link_colours_are_one_decision_and_only_colours() -> None:
     assert colours({"linkcolor": "red", "urlcolor": "#00aa00"}) == ("C62828", "00AA00")
     assert colours({"linkcolor": "red; } body { display: none"}) == ("1F4E8C", "1F4E8C")
     assert colours({"print": True}) is None and colours({"colorlinks": False}) is None
+
+
+def test_printed_urls_add_a_note_only_where_the_address_is_not_printed() -> None:
+    blocks = md(
+        "# [제목 링크](https://a.org)\n\n[글](https://b.org) <https://c.org> [안](#x)"
+        "[^1]\n\n[^1]: 각주 속 [링크](https://d.org).\n"
+    )
+    out = passes.printed_urls(blocks)
+    notes = sorted(stringify(n["c"]) for n in of_type(out, "Note"))
+    # b.org gains one; c.org prints itself; the heading's and the footnote's links get none
+    assert notes == ["https://b.org", "각주 속 링크."]

@@ -33,6 +33,7 @@ from .markup import (
     math_as_svg,
     mathml_tex,
     page_breaks,
+    printed_urls,
     rewrite_links,
     undescribed_images,
 )
@@ -108,6 +109,7 @@ __all__ = [
     "math_as_svg",
     "mathml_tex",
     "page_breaks",
+    "printed_urls",
     "rewrite_inlines",
     "rewrite_links",
     "split_glued",

@@ -330,3 +330,26 @@ def foreign_blocks(blocks: Blocks, book_lang: str, original_lang: str) -> Blocks
         else:
             out.append({"t": "Div", "c": [attr(keyvals=[["lang", lang]]), [block]]})
     return out
+
+
+def printed_urls(blocks: Blocks) -> Blocks:
+    """A print master's link to the web keeps its words and gains a footnote with its
+    address: on paper a reader cannot follow a link (``print: true``).  A link that
+    prints its address already, and links in headings (the contents would carry the
+    note) or in a footnote (a note in a note) are left as they are."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] in ("Note", "Header"):
+            return node  # not walked: no note inside a note or a heading
+        if node["t"] != "Link":
+            return None
+        url = node["c"][2][0]
+        if not url.startswith(("http://", "https://")):
+            return None
+        words = stringify(node["c"][1]).strip()
+        if words in (url, url.split("://", 1)[1], url.rstrip("/")):
+            return None
+        note = {"t": "Note", "c": [{"t": "Para", "c": [{"t": "Code", "c": [attr(), url]}]}]}
+        return [node, note]
+
+    return list(walk(blocks, action))
