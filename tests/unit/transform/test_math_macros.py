@@ -250,3 +250,16 @@ def test_array_rows_are_made_drawable() -> None:
     assert drawable_rows("\\\\{U_Y\\\\}") == "\\\\{U_Y\\\\}"
     image = draw(TABLE, display=True)
     assert 3.5 < image.height_em < 6 and image.width_em < 5
+
+
+def test_escaped_signs_in_text_are_drawn_as_signs() -> None:
+    """ziamath kept ``\\_`` inside ``\\text`` as two characters (the PDF showed the
+    backslash) and wrote ``&`` into MathML unescaped (the formula was MATH001)."""
+    from kobook.write.shared.mathsvg import text_escapes
+
+    assert text_escapes("\\text{all\\_reduce}(x)") == "{\\text{all}\\mathrm{\\_}\\text{reduce}}(x)"
+    assert text_escapes("x_\\text{a\\&b}") == "x_{\\text{a}\\mathrm{\\&}\\text{b}}"
+    assert text_escapes("\\text{plain} + y") == "\\text{plain} + y"
+    wide = draw("\\text{all\\_reduce}(x) + \\text{a\\&b}", display=False)
+    plain = draw("\\text{allreduce}(x) + \\text{ab}", display=False)
+    assert wide.width_em > plain.width_em  # the signs are drawn, nothing failed

@@ -36,8 +36,9 @@ from .fonts import fontconfig
 SIZE = 20.0  # drawing size in px; the result is scaled in em, so any size works
 # 2: size switches dropped, definitions refused; 3: inline math in text style, the font in the key;
 # 4: a drawing with no height is an error; 5: array rows ziamath can draw (drawable_rows);
-# 6: cleaned as every published SVG; 7: a drawing past MAX_MATH_EM is an error
-RENDERER_VERSION = "7"
+# 6: cleaned as every published SVG; 7: a drawing past MAX_MATH_EM is an error;
+# 8: escaped signs in \text (text_escapes)
+RENDERER_VERSION = "8"
 # The default math font when installed (Debian fonts-lmodern, which TeX Live needs anyway):
 # its strokes match Noto Serif CJK's Latin, where STIX Two (ziamath's own, the fallback)
 # reads as bold next to the Korean serif.  ``mathfont:`` in metadata.yaml picks another.
@@ -204,6 +205,26 @@ def drawable_rows(tex: str) -> str:
     return EMPTY_ROW.sub(lambda m: f"{m.group(1)}{m.group(2)}\\vphantom{{x}} ", tex)
 
 
+TEXT_GROUP = re.compile(r"\\text\{([^{}]*)\}")
+TEXT_ESCAPE = re.compile(r"\\([_&%#$])")
+
+
+def text_escapes(tex: str) -> str:
+    """``\\text{all\\_reduce}`` as ziamath can draw it: its reader keeps ``\\_`` inside
+    ``\\text`` as two characters (the drawing showed the backslash) and writes ``&`` into
+    MathML unescaped (the formula failed).  Each escaped sign is set upright between two
+    pieces of text, in one group: ``{\\text{all}\\mathrm{\\_}\\text{reduce}}``."""
+
+    def split(match: re.Match[str]) -> str:
+        if not TEXT_ESCAPE.search(match.group(1)):
+            return match.group(0)
+        inner = TEXT_ESCAPE.sub(lambda m: f"}}\\mathrm{{\\{m.group(1)}}}\\text{{", match.group(1))
+        # One group, so ``x_\\text{a\\_b}`` keeps the whole text in the subscript.
+        return "{" + f"\\text{{{inner}}}".replace("\\text{}", "") + "}"
+
+    return TEXT_GROUP.sub(split, tex)
+
+
 def draw(tex: str, display: bool, font: str | None = None) -> MathImage:
     """Draw one expression (uncached) with the math font file ``font`` (None: STIX Two).
 
@@ -212,7 +233,7 @@ def draw(tex: str, display: bool, font: str | None = None) -> MathImage:
     """
     import ziamath
 
-    tex = drawable_rows(without_size_switches(tex.strip()))
+    tex = text_escapes(drawable_rows(without_size_switches(tex.strip())))
     if DEFINITION.search(tex):
         raise MathError("a macro definition kobook cannot read (delimited parameters?)")
     if unknown := unknown_commands(tex):
@@ -227,7 +248,8 @@ def draw(tex: str, display: bool, font: str | None = None) -> MathImage:
                 raise MathError("no Hangul TrueType/OpenType font for \\text{...} in math")
             style = "\\displaystyle " if display else ""
             text = "".join(
-                value if kind == "text" else f"${style}{value}$" for kind, value in pieces
+                TEXT_ESCAPE.sub(r"\1", value) if kind == "text" else f"${style}{value}$"
+                for kind, value in pieces
             )
             svg = ziamath.Text(text, textfont=hangul, mathfont=font, size=SIZE).svg()
         else:
