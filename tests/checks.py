@@ -921,3 +921,29 @@ def imported_copy(folder: Path, dialect: str) -> Path:
     assert result.returncode == 0, result.stderr
     assert f"format: {dialect}" in result.stdout, result.stdout
     return root
+
+
+def _is_code(line: _Line) -> bool:
+    """A line set in the code font (most of its glyphs monospace)."""
+    mono = sum(1 for g in line.glyphs if "mono" in g.font.lower() or "coding" in g.font.lower())
+    return mono > len(line.glyphs) / 2
+
+
+def split_code_blocks(pdf: Path, least: int = 3) -> list[str]:
+    """Code blocks broken across a page with fewer than ``least`` of their lines at the
+    page's foot (a reader turns the page after two lines) or at the next page's head."""
+    pages = _layout(pdf)
+    band = _head_band(pages)
+    found = []
+    for page, after in itertools.pairwise(pages):
+        lines = [line for line in page.lines if band is None or abs(line.top - band) > 2]
+        lines = [line for line in lines if not re.fullmatch(r"[\divxlc]+", line.text.strip())]
+        following = [line for line in after.lines if band is None or abs(line.top - band) > 2]
+        following = [li for li in following if not re.fullmatch(r"[\divxlc]+", li.text.strip())]
+        if not lines or not following or not (_is_code(lines[-1]) and _is_code(following[0])):
+            continue
+        foot = len(list(itertools.takewhile(_is_code, reversed(lines))))
+        head = len(list(itertools.takewhile(_is_code, following)))
+        if foot < least or head < least:
+            found.append(f"page {page.number}: a code block split {foot} | {head} lines")
+    return found

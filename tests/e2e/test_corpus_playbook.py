@@ -221,6 +221,12 @@ def test_only_latin_words_are_hyphenated(built: kobook.BuildResult, source: str)
     assert layout.bad_hyphens(built.outputs["pdf"], source) == []
 
 
+def test_no_code_block_leaves_two_lines_at_a_page_turn(built: kobook.BuildResult) -> None:
+    """Issue 32: a code block split with two lines at the page's foot (and another with
+    two at the next page's head); now three on each side."""
+    assert layout.split_code_blocks(built.outputs["pdf"]) == []
+
+
 def test_no_white_gap_before_a_figure(built: kobook.BuildResult) -> None:
     """p.41, p.42 and p.59 ended a third to half white before a figure that did not fit
     (issue 11); the text after the figure fills them now (write/weasyprint/figures.py)."""

@@ -252,3 +252,12 @@ def test_every_engine_names_the_books_language(sample_build: Sample, engine: str
 
     root = PdfReader(sample_build(engine).outputs["pdf"]).trailer["/Root"]
     assert root.get("/Lang") == "ko-KR"
+
+
+@pytest.mark.parametrize("engine", ["weasyprint", "xelatex", "typst"])
+def test_no_code_block_of_the_sample_is_split_with_two_lines(
+    sample_build: Sample, engine: str
+) -> None:
+    from tests.checks import split_code_blocks
+
+    assert split_code_blocks(sample_build(engine).outputs["pdf"]) == []
