@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..errors import KobookError
-from ..model.config import entry_lines
+from ..model.config import LANGUAGE_TAG, entry_lines
 from ..model.page import LENGTH, PAPER, PAPER_HINT, paper_name
 from ..write.registry import formats
 
@@ -482,11 +482,6 @@ def geometry_value(value: Any, at: Where) -> None:
                 hint="write it like 20mm, 2cm, 1in or 10pt",
                 code="CFG006",
             )
-
-
-# BCP 47, as far as a book needs it: a language of 2-3 letters, then subtags of letters and
-# digits (``ko``, ``ko-KR``, ``zh-Hant-TW``); ``_`` is read as ``-`` (``ko_KR``).
-LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*")
 
 
 def lang_value(value: Any, at: Where) -> None:

@@ -17,8 +17,18 @@ from .. import reproducible
 from ..lang import Words, format_date, language_of
 from ..lang.dates import as_date
 
-# A BCP 47 language tag as kobook writes one into an output (``ko-KR``, ``zh-Hant``).
-LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
+# BCP 47, as far as a book needs it: a language of 2-3 letters, then subtags of letters and
+# digits (``ko``, ``ko-KR``, ``zh-Hant-TW``); ``_`` is read as ``-`` (``ko_KR``).  What
+# metadata validation accepts and what an output may be given as a language.
+LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*")
+
+
+def language_tag(value: object) -> str:
+    """``value`` as a language tag an output may carry (``ko_KR`` → ``ko-KR``), or ""."""
+    text = str(value or "").strip()
+    return text.replace("_", "-") if LANGUAGE_TAG.fullmatch(text) else ""
+
+
 # ``captions:`` keys that set the house style of numbers, not words.
 CAPTION_STYLE = ("separator", "period")
 
@@ -114,8 +124,7 @@ class Config:
     def original_lang(self) -> str:
         """The original's language (``original: {lang: en}``), ``en`` when not given or
         not a language tag: text still untranslated is marked as that language."""
-        lang = str(self.original.get("lang") or "")
-        return lang if LANGUAGE_TAG.fullmatch(lang) else "en"
+        return language_tag(self.original.get("lang")) or "en"
 
     @property
     def line_breaking(self) -> str:

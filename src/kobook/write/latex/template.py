@@ -14,7 +14,7 @@ from ...cache import Cache
 from ...errors import Diagnostic, KobookError, Location
 from ...model import Book, Config, Doc
 from ...model.colophon import colophon
-from ...model.config import LANGUAGE_TAG
+from ...model.config import language_tag
 from ...parse import api_version
 from ...parse.ast import (
     raw_block,
@@ -159,7 +159,7 @@ def template_variables(
         "halftitle": config.half_title,
         # The PDF's /Lang (screen readers and search pick the language by it): a BCP 47
         # tag, or none when the book's lang is not one.
-        "pdflang": config.lang if LANGUAGE_TAG.fullmatch(str(config.lang or "")) else "",
+        "pdflang": language_tag(config.lang),
         "version": __version__,
     }
 

@@ -82,7 +82,7 @@ class PrintSetup:
         text's colour, for ``colorlinks: false`` and for a print master (``print: true``,
         where the printer wants no colour the book did not ask for)."""
         config = self.config
-        if config.get("print") is True or not config.get("colorlinks", True):
+        if config.print_master or not config.get("colorlinks", True):
             return None
         return hex_color(config.get("linkcolor"), LINK), hex_color(config.get("urlcolor"), LINK)
 
