@@ -1,4 +1,5 @@
-"""Files XeLaTeX can include: SVG → PDF, GIF/WebP → PNG, emoji → PNG (all cached).
+"""Files XeLaTeX can include: SVG → PDF, GIF/WebP → PNG, emoji → PNG (all cached); and
+an image file's size, which the site and the Typst engine size images by.
 
 XeTeX reads PDF, PNG and JPEG only, and cannot draw colour emoji fonts, so
 these are converted once and kept in the cache by content hash.
@@ -7,6 +8,7 @@ these are converted once and kept in the cache by content hash.
 from __future__ import annotations
 
 import functools
+import re
 import shutil
 from pathlib import Path
 
@@ -122,3 +124,48 @@ def emoji_image(sequence: str, cache: Cache) -> Path | None:
     canvas.crop(box).save(buffer, format="PNG")
     stored = cache.put("emoji", key, buffer.getvalue(), ".png")
     return stored or write_temp(buffer.getvalue(), ".png")
+
+
+def image_size(path: Path) -> tuple[int, int] | None:
+    """An image file's size in pixels (CSS pixels for an SVG), or None when it is not an
+    image kobook can read (or no file); read once per file and modification time."""
+    try:
+        return header_size(path, path.stat().st_mtime_ns)
+    except OSError:
+        return None
+
+
+@functools.lru_cache(maxsize=4096)
+def header_size(path: Path, _mtime: int) -> tuple[int, int] | None:
+    """The size the file's header gives: Pillow's for a raster image (it reads no pixels
+    for it), the root element's ``width``/``height`` or ``viewBox`` for an SVG."""
+    if path.suffix.lower() == ".svg":
+        return svg_size(path)
+    from PIL import Image
+
+    try:
+        with Image.open(path) as image:
+            return image.size
+    except Exception:  # a format Pillow does not know, or a broken file
+        return None
+
+
+SVG_ROOT = re.compile(rb"<svg\b[^>]*>", re.S)
+NUMBER = r"\s*([0-9]+(?:\.[0-9]+)?)\s*(?:px)?\s*"
+
+
+def svg_size(path: Path) -> tuple[int, int] | None:
+    """An SVG's size in CSS pixels from its root element (the first 8 KB of the file)."""
+    with path.open("rb") as file:
+        head = SVG_ROOT.search(file.read(8192))
+    if head is None:
+        return None
+    tag = head.group(0).decode("utf-8", "replace")
+    width = re.search(rf'\swidth="{NUMBER}"', tag)
+    height = re.search(rf'\sheight="{NUMBER}"', tag)
+    if width and height:
+        return round(float(width.group(1))), round(float(height.group(1)))
+    box = re.search(r'\sviewBox="\s*[-0-9.]+[\s,]+[-0-9.]+[\s,]+([0-9.]+)[\s,]+([0-9.]+)\s*"', tag)
+    if box:
+        return round(float(box.group(1))), round(float(box.group(2)))
+    return None

@@ -15,7 +15,7 @@ from ...errors import Diagnostic
 from ...model import Book, Doc
 from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, stringify, walk
 from ..shared import passes
-from ..shared.imagefiles import convert_image
+from ..shared.imagefiles import convert_image, image_size
 from ..shared.layout import points
 from ..shared.sanitize import sanitize_blocks
 from ..shared.setup import PrintSetup
@@ -214,13 +214,10 @@ def natural_widths(blocks: Blocks, roots: list[Path], text_width: float) -> Bloc
             return None
         if not any(within(path, top) for top in roots):  # never read outside the book
             return None
-        try:
-            from PIL import Image
-
-            with Image.open(path) as image:
-                pixels = image.width
-        except Exception:  # not an image Pillow reads: the compiler reports it
+        size = image_size(path)
+        if size is None:  # not an image Pillow reads: the compiler reports it
             return None
+        pixels = size[0]
         share = min(100.0, pixels * PX / text_width * 100) if text_width > 0 else 100.0
         ident, classes, pairs = node["c"][0]
         attr = [ident, classes, [*pairs, ["width", f"{share:.2f}%"]]]
