@@ -24,9 +24,13 @@ from pathlib import Path
 
 DISK_DIR = "disk"
 WORD = re.compile(r"\w+(?:-\w+)*")
-# What a reader does not search for, as search.py's EXCLUDE tells Pagefind.
-SKIPPED_CLASSES = {"anchor", "footnote-back", "copy-code"}
-SKIPPED_TAGS = {"annotation", "script", "style", "button"}
+# What a page shows but nobody searches for (heading # links, footnote back-links, copy
+# buttons, the TeX kept beside MathML): both indexes leave it out (search.EXCLUDE is
+# made from these for Pagefind).
+UNSEARCHED_CLASSES = ("anchor", "footnote-back", "copy-code")
+UNSEARCHED_TAGS = ("annotation",)
+SKIPPED_CLASSES = set(UNSEARCHED_CLASSES)
+SKIPPED_TAGS = {*UNSEARCHED_TAGS, "script", "style", "button"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 SECTION_HEADINGS = {"h1", "h2", "h3"}
 # Elements inside a line of text: any other tag separates words.

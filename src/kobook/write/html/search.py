@@ -33,12 +33,13 @@ from ...korean.particles import search_endings
 from ...lang import language_of
 from ...model import Config
 from ..shared.common import scratch as scratch_folder
-from .diskindex import DISK_DIR, write_disk_index
+from .diskindex import DISK_DIR, UNSEARCHED_CLASSES, UNSEARCHED_TAGS, write_disk_index
 
 SEARCH_DIR = "search"
 
-# What a page shows but nobody searches for.
-EXCLUDE = "a.anchor, annotation, img.math, .footnote-back, .copy-code"
+# What a page shows but nobody searches for (diskindex's list), and a formula drawing's
+# TeX alt text.
+EXCLUDE = ", ".join([*(f".{name}" for name in UNSEARCHED_CLASSES), *UNSEARCHED_TAGS, "img.math"])
 
 # Pagefind's ready-made interfaces: the site has its own few lines (assets/book.js).
 UNUSED = (
