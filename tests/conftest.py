@@ -72,6 +72,27 @@ def sample_build(
 
 
 @pytest.fixture(scope="session")
+def playbook_build(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[[str], tuple[kobook.BuildResult, Path]]:
+    """The corpus playbook through an engine, built once per engine for the whole run,
+    and the cache folder the engines share (so the front stages run once).  The
+    WeasyPrint build also writes the site and the EPUB, as ``kobook build all`` does."""
+    built: dict[str, kobook.BuildResult] = {}
+    cache = tmp_path_factory.mktemp("playbook-cache")
+
+    def build(engine: str) -> tuple[kobook.BuildResult, Path]:
+        need_corpus(PLAYBOOK)
+        if engine not in built:
+            out = tmp_path_factory.mktemp(f"playbook-{engine}")
+            formats = ["pdf", "html", "epub"] if engine == "weasyprint" else ["pdf"]
+            built[engine] = kobook.build(PLAYBOOK, formats, engine=engine, cache_dir=cache, out=out)
+        return built[engine], cache
+
+    return build
+
+
+@pytest.fixture(scope="session")
 def sample_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The sample book's HTML site, built once for the whole run (read-only)."""
     root = tmp_path_factory.mktemp("sample-site")

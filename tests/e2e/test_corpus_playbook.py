@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +38,9 @@ SOURCE = PLAYBOOK / "The UltraScale Playbook.md"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> kobook.BuildResult:
-    need_corpus(SOURCE)
-    out = tmp_path_factory.mktemp("playbook-dist")
-    cache = tmp_path_factory.mktemp("playbook-cache")
-    return kobook.build(PLAYBOOK, ["pdf", "html", "epub"], out=out, cache_dir=cache)
+def built(playbook_build: Callable[[str], tuple[kobook.BuildResult, Path]]) -> kobook.BuildResult:
+    """The playbook's PDF (WeasyPrint), site and EPUB, built once for the run."""
+    return playbook_build("weasyprint")[0]
 
 
 @pytest.fixture(scope="module")

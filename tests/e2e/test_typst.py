@@ -338,15 +338,10 @@ def test_raw_typst_from_the_book_is_not_run(make_book: BookMaker, tmp_path: Path
 
 
 @pytest.fixture(scope="module")
-def playbook_typst(tmp_path_factory: pytest.TempPathFactory) -> kobook.BuildResult:
-    need_corpus(PLAYBOOK)
-    return kobook.build(
-        PLAYBOOK,
-        ["pdf"],
-        engine="typst",
-        out=tmp_path_factory.mktemp("playbook-typst-out"),
-        cache_dir=tmp_path_factory.mktemp("playbook-typst-cache"),
-    )
+def playbook_typst(
+    playbook_build: Callable[[str], tuple[kobook.BuildResult, Path]],
+) -> kobook.BuildResult:
+    return playbook_build("typst")[0]
 
 
 @pytest.mark.slow

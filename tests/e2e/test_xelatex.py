@@ -174,12 +174,11 @@ def test_latex_error_names_the_chapter(make_book: BookMaker, tmp_path: Path) -> 
 
 
 @pytest.fixture(scope="module")
-def playbook_xe(tmp_path_factory: pytest.TempPathFactory) -> tuple[kobook.BuildResult, Path]:
-    """The corpus playbook through XeLaTeX, built once for this module, and its cache folder."""
-    need_corpus(PLAYBOOK)
-    cache = tmp_path_factory.mktemp("playbook-xe-cache")
-    out = tmp_path_factory.mktemp("playbook-xe-out")
-    return kobook.build(PLAYBOOK, ["pdf"], engine="xelatex", out=out, cache_dir=cache), cache
+def playbook_xe(
+    playbook_build: Callable[[str], tuple[kobook.BuildResult, Path]],
+) -> tuple[kobook.BuildResult, Path]:
+    """The corpus playbook through XeLaTeX (built once for the run), and its cache folder."""
+    return playbook_build("xelatex")
 
 
 @pytest.mark.slow
