@@ -800,19 +800,34 @@ def bad_hyphens(pdf: Path, source: str) -> list[str]:
     ]
 
 
+def inserted_hyphens(pdf: Path, source: str) -> list[str]:
+    """Hyphens an engine put at a line's end (the piece before each): a line that ends at
+    a hyphen the source typed (``all-`` / ``reduce``, ``ZeRO-`` / ``3``) or at a lone
+    dash is not one."""
+    text = unicodedata.normalize("NFKC", source)
+    return [piece for piece in hyphenated(pdf) if piece and f"{piece}-" not in text]
+
+
+SEAM_MARK = "\u21aa"  # ↪: what ends a line broken inside a code name
+
+
 def broken_names(pdf: Path, names: set[str]) -> list[tuple[str, str]]:
     """``(first part, rest)`` of each code name that ends one line and starts the next,
-    read from the glyphs (pdftotext may read a line's end after the next line's code)."""
+    read from the glyphs (pdftotext may read a line's end after the next line's code).
+    A continuation mark (↪) after the first part is kept on it: ``("Distributed↪",
+    "DataParallel")``."""
     found = []
     for page in _layout(pdf):
         texts = [
             "".join(g.text for g in sorted(line.glyphs, key=lambda g: g.x0)) for line in page.lines
         ]
         for this, following in itertools.pairwise(texts):
+            mark = SEAM_MARK if this.endswith(SEAM_MARK) else ""
+            this = this.removesuffix(SEAM_MARK)
             for name in names:
                 for cut in range(1, len(name)):
                     if this.endswith(name[:cut]) and following.startswith(name[cut:]):
-                        found.append((name[:cut], name[cut:]))
+                        found.append((name[:cut] + mark, name[cut:]))
     return found
 
 
@@ -947,3 +962,103 @@ def split_code_blocks(pdf: Path, least: int = 3) -> list[str]:
         if foot < least or head < least:
             found.append(f"page {page.number}: a code block split {foot} | {head} lines")
     return found
+
+
+def _hangul_run(glyphs: list[_Glyph], start: int, step: int, wide: float) -> str:
+    """The Hangul from ``glyphs[start]`` on, going ``step`` (1 or -1), up to a gap of
+    ``wide`` or more or anything that is not Hangul."""
+    text, i = "", start
+    while 0 <= i < len(glyphs) and HANGUL.match(glyphs[i].text):
+        text = text + glyphs[i].text if step > 0 else glyphs[i].text + text
+        j = i + step
+        if not 0 <= j < len(glyphs) or abs(glyphs[max(i, j)].x0 - glyphs[min(i, j)].x1) >= wide:
+            break
+        i = j
+    return text
+
+
+def _hangul_pairs(pdf: Path) -> list[tuple[int, _Line, str, str, float]]:
+    """``(page, line, left, right, gap in em)`` for each two Hangul syllables side by
+    side on a line of running text (body size, not bold or code; tables skipped).
+    ``left`` and ``right`` are the runs of Hangul the two end and start, each bounded by
+    a gap as wide as theirs or by anything that is not Hangul."""
+    pages = _layout(pdf)
+    body = _body_size(pages)
+    pairs = []
+    for page in pages:
+        bands = _table_bands(page)
+        for line in page.lines:
+            if not _is_plain(line, body) or _in_bands(line, bands):
+                continue
+            glyphs = sorted(line.glyphs, key=lambda g: g.x0)
+            for i, (a, b) in enumerate(itertools.pairwise(glyphs)):
+                if HANGUL.match(a.text) and HANGUL.match(b.text):
+                    gap = b.x0 - a.x1
+                    wide = max(gap, 0.15 * line.size)
+                    left = _hangul_run(glyphs, i, -1, wide)
+                    right = _hangul_run(glyphs, i + 1, 1, wide)
+                    pairs.append((page.number, line, left, right, gap / line.size))
+    return pairs
+
+
+def spaced_syllables(pdf: Path, source: str, at: float = 0.2) -> list[str]:
+    """Lines where two syllables of one word stand ``at`` em or more apart
+    (``시 퀀 스 병 렬 화``): XeLaTeX's stretch between syllables, pulled wide when a
+    line cannot break.  The runs of Hangul on either side of a gap that wide count as
+    one word torn apart when together they are a piece of a source word and never
+    stand apart, with a space between them, in the source."""
+    texts = [" ".join(text.split()) for text in _reader_text(source)]
+    words = "\n".join(word for text in texts for word in text.split())
+    found: dict[str, None] = {}
+    for number, line, left, right, gap in _hangul_pairs(pdf):
+        if gap < at or left + right not in words:
+            continue
+        if not any(f"{left} {right}" in text for text in texts):
+            found[f"page {number}: {left}|{right} in {line.text[:50]!r}"] = None
+    return list(found)
+
+
+def letter_spacing(pdf: Path, script: str = "hangul") -> list[float]:
+    """The space between two letters of one word, in em, for each such pair on lines of
+    running text: about 0 where a font's letters abut as drawn, more where the engine
+    spread a line by letter spacing.  ``script`` is ``hangul`` (two syllables) or
+    ``latin`` (two ASCII letters).  Gaps of 0.15 em or more are word spaces, left out."""
+    if script == "hangul":
+        return [gap for *_, gap in _hangul_pairs(pdf) if gap < 0.15]
+    pages = _layout(pdf)
+    body = _body_size(pages)
+    gaps = []
+    for page in pages:
+        for line in page.lines:
+            if abs(line.size - body) > 0.12 * body:
+                continue
+            glyphs = sorted(line.glyphs, key=lambda g: g.x0)
+            for a, b in itertools.pairwise(glyphs):
+                gap = (b.x0 - a.x1) / line.size
+                letters = all(g.text.isascii() and g.text.isalpha() for g in (a, b))
+                if letters and gap < 0.15:
+                    gaps.append(gap)
+    return gaps
+
+
+def median_word_gap(pdf: Path) -> float:
+    """The median space between words on full justified lines of running text, in em
+    (:func:`word_gaps` gives each line's widest)."""
+    pages = _layout(pdf)
+    body = _body_size(pages)
+    edges = _justified_edges(pages, body)
+    gaps: list[float] = []
+    for page in pages:
+        bands = _table_bands(page)
+        for line in page.lines:
+            if not _is_plain(line, body) or _in_bands(line, bands):
+                continue
+            if not any(abs(line.x1 - edge) <= 0.75 for edge in edges[page.number % 2]):
+                continue
+            glyphs = sorted(line.glyphs, key=lambda g: g.x0)
+            for a, b in itertools.pairwise(glyphs):
+                gap = (b.x0 - a.x1) / line.size
+                if 0.15 <= gap < 3:
+                    gaps.append(gap)
+    gaps.sort()
+    return gaps[len(gaps) // 2] if gaps else 0.0

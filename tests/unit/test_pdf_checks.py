@@ -16,8 +16,11 @@ from tests.checks import (
     foreign_running_heads,
     glued_breaks,
     korean_citation_problems,
+    letter_spacing,
     loose_lines,
+    median_word_gap,
     pdf_pages,
+    spaced_syllables,
     text_outside_boxes,
     word_gaps,
 )
@@ -51,6 +54,39 @@ def test_loose_lines_are_measured_in_em(tmp_path: Path) -> None:
     gaps = [gap for _, _, gap in word_gaps(even)]
     assert len(gaps) >= 3  # full lines were found and measured
     assert max(gaps) < 0.6 and loose_lines(even) == []
+
+
+SPACED = "할 수 있다. 시퀀스 병렬화는 텐서 병렬화가 맡지 않는 연산을 나눈다. "
+
+
+def test_syllables_pulled_apart_are_found(tmp_path: Path) -> None:
+    """``시 퀀 스``: a word's syllables a fifth of an em apart, against the source that
+    writes the word whole; one-syllable words side by side (``할 수``) are not a finding."""
+    source = SPACED * 4
+    spread = render(tmp_path, f"<p>{source}</p>", "spread", "p { letter-spacing: 0.25em }")
+    plain = render(tmp_path, f"<p>{source}</p>", "plain")
+    found = spaced_syllables(spread, source)
+    assert found and any("시|퀀" in line for line in found)
+    assert spaced_syllables(plain, source) == []
+    assert letter_spacing(spread) == []  # a quarter em is a word space's width
+    assert max(letter_spacing(plain)) < 0.02
+
+
+def test_letter_spacing_is_measured_per_script(tmp_path: Path) -> None:
+    text = "<p>한국어 낱말 backward 낱말 forward 한국어</p>"
+    hangul = render(tmp_path, text, "hangul", "p { letter-spacing: 0.08em }")
+    assert 0.07 < max(letter_spacing(hangul)) < 0.1
+    assert 0.07 < max(letter_spacing(hangul, "latin")) < 0.1
+    plain = render(tmp_path, text, "plain")
+    assert max(letter_spacing(plain, "latin")) < 0.03
+
+
+def test_median_word_gap_reads_full_lines(tmp_path: Path) -> None:
+    text = f"<p>{SENTENCE * 6}</p>"
+    wide = render(tmp_path, text, "wide", "p { word-spacing: 0.3em }")
+    even = render(tmp_path, text, "even")
+    assert median_word_gap(wide) > median_word_gap(even) + 0.25
+    assert 0.2 < median_word_gap(even) < 0.45
 
 
 def test_last_lines_headings_and_tables_are_not_measured(tmp_path: Path) -> None:
