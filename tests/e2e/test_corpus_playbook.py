@@ -210,10 +210,13 @@ def test_no_loose_justified_lines(built: kobook.BuildResult) -> None:
     kept gaps of 1.0-1.25 em after balancing with the line before; the name now breaks
     at a seam (``smsp__pcsamp_warps_issue_stalled_mio|_throttle``).  Three lines of
     about 1,580 stay just over 1 em (worst 1.18), before a word that no line can take.
+    With no hyphen in a Korean line and narrower word spaces (issue 32) the first
+    line of a paragraph that opens with a long Latin term (``(Sequence Parallelism,
+    SP)는``) may reach 1.35 em: it has no line before it to share with.
     """
     gaps = layout.word_gaps(built.outputs["pdf"])
     assert len(layout.loose_lines(built.outputs["pdf"], ceiling=1.0)) <= 0.003 * len(gaps)
-    assert layout.loose_lines(built.outputs["pdf"], ceiling=1.2) == []
+    assert layout.loose_lines(built.outputs["pdf"], ceiling=1.4) == []
 
 
 def test_only_latin_words_are_hyphenated(built: kobook.BuildResult, source: str) -> None:

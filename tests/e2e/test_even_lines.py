@@ -59,11 +59,14 @@ def test_few_loose_lines(sample_pdf: Path) -> None:
     a loose line with the one before it (weasyprint/breaks.py) left 4 over 1 em, the worst
     (1.5 em) a first line before a long code name, which no earlier line can help.
     Hyphenating the Latin word at the end of such a line (FlashAtten‐tion이) left 2;
-    breaking code names at their seams (DistributedData|Parallel) left none.
+    breaking code names at their seams (DistributedData|Parallel) left none.  With no
+    hyphen in a Korean line by default (``hyphenate: latin`` is the opt-in) and word
+    spaces as narrow as the other engines' (issue 32), a handful (3–5) stay just over.
     """
     gaps = checks.word_gaps(sample_pdf)
     assert len(gaps) > 300
-    assert checks.loose_lines(sample_pdf, 1.0) == []
+    assert len(checks.loose_lines(sample_pdf, 1.0)) <= 6
+    assert checks.loose_lines(sample_pdf, 1.3) == []
 
 
 @pytest.mark.slow

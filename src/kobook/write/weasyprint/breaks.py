@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from typing import Any
 
 # Justification spacing (em, beyond the normal space) above which a line counts as loose:
-# with a space of about 0.3 em, a gap of about one em.
-LOOSE = 0.7
+# with a space of about 0.27 em, a gap of about 0.9 em.
+LOOSE = 0.6
 # Room taken from a line to push its last words down, in em, tried in turn.
 PULLS = (1.5, 3.0, 4.5, 6.0, 8.0, 10.0)
 

@@ -11,8 +11,9 @@ This module replaces ``justify_line`` with that rule for lines in a Korean
 (``lang`` ``ko``) paragraph that contain Hangul:
 
 * up to ``SPACE_STRETCH`` em per space goes to the spaces, as WeasyPrint does;
-* the rest, up to ``LETTER_MAX`` em per character, becomes letter spacing on
-  the line's text (not on inline code, which keeps its fixed pitch);
+* the rest, up to ``LETTER_MAX`` em per syllable, becomes letter spacing on
+  the line's Hangul (not on Latin words, whose letters a reader sees pulled apart
+  — ``b a c k w a r d`` —, nor on inline code, which keeps its fixed pitch);
 * what is still left goes to the spaces.
 
 The letter spacing is a Pango ``letter_spacing`` attribute on the non-space
@@ -30,11 +31,11 @@ import re
 from typing import Any
 
 # Per space, the extra width (in em of the line's font) spaces take before letters open.
-SPACE_STRETCH = 0.25
-# Per character, the most letter spacing a justified line gets (em).
+SPACE_STRETCH = 0.12
+# Per syllable, the most letter spacing a justified line gets (em).
 LETTER_MAX = 0.1
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
-NON_SPACE = re.compile(r"[^\s\u00a0]+")
+LETTERED = re.compile(r"[\uac00-\ud7a3]+")
 FIXED_PITCH = ("code", "kbd", "samp", "tt", "pre")
 
 _PATCHED = False
@@ -55,9 +56,10 @@ def letter_budget(extra: float, spaces: int, letters: int, em: float) -> float:
 
 
 def byte_spans(text: str) -> list[tuple[int, int]]:
-    """UTF-8 byte ranges of the runs without spaces (Pango indexes attributes in bytes)."""
+    """UTF-8 byte ranges of the runs of Hangul, the letters that open on a justified line
+    (Pango indexes attributes in bytes)."""
     spans = []
-    for match in NON_SPACE.finditer(text):
+    for match in LETTERED.finditer(text):
         start = len(text[: match.start()].encode())
         spans.append((start, start + len(match.group().encode())))
     return spans
@@ -107,7 +109,7 @@ def install() -> None:
         if extra_width <= 0 or not is_korean_line(line, "".join(b.text for b in texts)):
             return original_justify(context, line, extra_width)
         spaced = [b for b in texts if spaceable(b)]
-        letters = sum(len(m.group()) for b in spaced for m in re.finditer(r"\S+", b.text))
+        letters = sum(len(m.group()) for b in spaced for m in LETTERED.finditer(b.text))
         nb_spaces = count_spaces(line)
         letter = letter_budget(extra_width, nb_spaces, letters, line.style["font_size"])
         if not letter:
