@@ -219,10 +219,6 @@ def test_no_loose_justified_lines(built: kobook.BuildResult) -> None:
     assert layout.loose_lines(built.outputs["pdf"], ceiling=1.4) == []
 
 
-def test_only_latin_words_are_hyphenated(built: kobook.BuildResult, source: str) -> None:
-    assert layout.bad_hyphens(built.outputs["pdf"], source) == []
-
-
 def test_no_code_block_leaves_two_lines_at_a_page_turn(built: kobook.BuildResult) -> None:
     """Issue 32: a code block split with two lines at the page's foot (and another with
     two at the next page's head); now three on each side."""

@@ -80,13 +80,6 @@ def test_code_names_break_only_at_seams(sample_pdf: Path) -> None:
 
 
 @pytest.mark.slow
-def test_only_latin_words_are_hyphenated(sample_pdf: Path) -> None:
-    # hyphenation is on, for Latin words at the end of loose lines (recomputa-/tion)
-    assert checks.hyphenated(sample_pdf)
-    assert checks.bad_hyphens(sample_pdf, source_text()) == []
-
-
-@pytest.mark.slow
 def test_no_white_gap_before_a_figure(sample_pdf: Path) -> None:
     """p.39 ended a third white before 그림 3.2 (issue 11, finding 9)."""
     assert checks.figure_gaps(sample_pdf) == []

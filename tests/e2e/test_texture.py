@@ -79,3 +79,12 @@ def test_word_spaces_stay_near_a_space(built_pdf: tuple[Path, str]) -> None:
     assert len(checks.loose_lines(pdf, 1.0)) <= HANDFUL
     assert checks.loose_lines(pdf, 1.6) == []
 
+
+@pytest.mark.slow
+def test_no_hyphen_in_a_korean_line(built_pdf: tuple[Path, str]) -> None:
+    """Issue 32, item 2: neither book says ``hyphenate: latin``, so no engine inserts a
+    hyphen (WeasyPrint set 10 in the sample and 38 in the playbook, one across a page
+    turn: ``recomputa-`` | ``tion)이다``).  Lines may still end at the source's own
+    hyphens (``all-`` | ``reduce``)."""
+    pdf, source = built_pdf
+    assert checks.inserted_hyphens(pdf, source) == []

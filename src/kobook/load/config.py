@@ -76,6 +76,7 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "chapter-level": ((int, str), "heading level that starts a chapter: 1, 2 or auto"),
     "dialect": ((str,), "the sources' format: pandoc (default), distill or mdbook"),
     "line-breaking": ((str,), "word (어절, default) or syllable"),
+    "hyphenate": ((str, bool), "none (default: no hyphen in a Korean line) or latin"),
     "preface-title": ((str,), "title for text before the first chapter heading"),
     "captions": ((dict,), "caption words: figure, table, equation, listing"),
     "number-by-chapter": ((bool,), "number figures 3.2 (true) or 7 (false)"),
@@ -194,6 +195,11 @@ def check_value(key: str, value: Any, path: Path | None, text: str) -> None:
             )
     if key == "line-breaking" and value not in ("word", "syllable"):
         fail(f"line-breaking '{value}' is not 'word' or 'syllable'", "use word (어절 단위)")
+    if key == "hyphenate" and value not in ("none", "latin", False):
+        fail(
+            f"hyphenate '{value}' is not 'none' or 'latin'",
+            "use latin to hyphenate English words at the end of a loose line",
+        )
     if key == "chapter-level" and value not in (1, 2, 3, "auto"):
         fail(f"chapter-level '{value}' must be 1, 2, 3 or auto", "use 2 for one big file")
     if key == "chapters" and not all(isinstance(v, str) for v in value):

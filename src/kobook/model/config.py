@@ -127,6 +127,14 @@ class Config:
         return language_tag(self.original.get("lang")) or "en"
 
     @property
+    def hyphenates_latin(self) -> bool:
+        """``hyphenate: latin``: a Latin word that would leave its line loose may be
+        hyphenated as English.  Off by default: Korean publishers set no hyphen inside a
+        Korean line, where a reader cannot tell an inserted hyphen from one of the
+        word's own (``all-reduce``); code names never take one (they break at seams)."""
+        return self.raw.get("hyphenate") == "latin"
+
+    @property
     def line_breaking(self) -> str:
         return str(self.raw.get("line-breaking") or "word")
 

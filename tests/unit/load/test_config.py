@@ -244,7 +244,9 @@ def test_captions_typo(tmp_path: Path) -> None:
     assert "did you mean 'captions.figure'" in str(error)
 
 
-@pytest.mark.parametrize("text", ["chapter-level: 4\n", "line-breaking: char\n"])
+@pytest.mark.parametrize(
+    "text", ["chapter-level: 4\n", "line-breaking: char\n", "hyphenate: english\n"]
+)
 def test_closed_set_values(tmp_path: Path, text: str) -> None:
     assert load_error(tmp_path, text).code == "CFG005"
 
@@ -292,3 +294,17 @@ def test_the_originals_language_is_read_and_checked(tmp_path: Path) -> None:
     assert config.original_lang == "ja"
     assert Config({"original": {"lang": "<b>"}}).original_lang == "en"  # not a language tag
     assert Config({}).original_lang == "en"
+
+
+@pytest.mark.parametrize(
+    ("text", "latin"),
+    [
+        ("", False),
+        ("hyphenate: none\n", False),
+        ("hyphenate: false\n", False),
+        ("hyphenate: latin\n", True),
+    ],
+)
+def test_hyphenate_is_an_opt_in(tmp_path: Path, text: str, latin: bool) -> None:
+    """Issue 32: no hyphen inside a Korean line unless the book says ``hyphenate: latin``."""
+    assert load_config(write(tmp_path, text or "title: t\n")).hyphenates_latin is latin

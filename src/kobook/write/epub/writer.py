@@ -99,6 +99,7 @@ def write_epub(
         css.write_text(
             env.get_template(f"{TEMPLATES}/book.css.j2").render(
                 word_break="keep-all" if setup.keeps_words_whole() else "normal",
+                hyphenate_latin=setup.hyphenates_latin(),
                 fonts=embedded,
             ),
             encoding="utf-8",

@@ -38,7 +38,7 @@ from ..shared.latexmeta import (
 from ..shared.layout import PageLayout
 from ..shared.mathsvg import math_font as default_math_font
 from ..shared.mathsvg import stix_math_font
-from ..shared.setup import PrintSetup, print_setup
+from ..shared.setup import HYPHEN_LIMITS, PrintSetup, print_setup
 from ..shared.workdir import Assets
 from .passes import DEFINITIONS, Blocks, prepare
 from .places import OWN_TEMPLATE, TEMPLATES, includes_location, meta_location, template_path
@@ -137,6 +137,9 @@ def template_variables(
         "CJKmonofont": fontspec_font(str(fonts.named.get("CJKmonofont") or hangul_mono)),
         "fallbackfonts": [{"family": Raw(f), "command": Raw(c)} for f, c in fallbacks.items()],
         "keepall": setup.keeps_words_whole(),
+        "hyphenatelatin": setup.hyphenates_latin(),
+        "hyphenleft": str(HYPHEN_LIMITS[1]),
+        "hyphenright": str(HYPHEN_LIMITS[2]),
         "frenchspacing": config.language != "en",
         "numbersections": config.numbersections,
         "tocdepth": str(config.toc_depth - 1),

@@ -90,8 +90,18 @@ class PrintSetup:
         """Do lines of text in ``lang`` (default: the book's) break only between words?"""
         return self.config.keeps_words_whole(lang)
 
+    def hyphenates_latin(self) -> bool:
+        """May a Latin word at the end of a loose line of Korean text be hyphenated as
+        English?  Only when the book asks (``hyphenate: latin``); every engine follows
+        this one answer, and none hyphenates Hangul or code."""
+        return self.keeps_words_whole() and self.config.hyphenates_latin
+
 
 LINK = "1F4E8C"  # kobook's link blue (the site's --accent)
+# Where a word may take a hyphen (``hyphenate: latin``) or a code name break at a seam:
+# words of 7 letters or more, keeping 3 on each side (CSS ``hyphenate-limit-chars``;
+# TeX's \lefthyphenmin and \righthyphenmin).  Typst keeps its own limits.
+HYPHEN_LIMITS = (7, 3, 3)
 
 
 def hex_color(value: Any, default: str) -> str:

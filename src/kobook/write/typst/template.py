@@ -83,6 +83,8 @@ def template_variables(book: Book, setup: PrintSetup) -> dict[str, Any]:
         "lang": lang.split("-")[0].lower(),
         "region": lang.split("-")[1] if "-" in lang and len(lang.split("-")[1]) == 2 else "",
         "accent": "#1F4E8C",
+        # hyphenate: latin (PrintSetup.hyphenates_latin): English words may take a hyphen.
+        "hyphenatelatin": setup.hyphenates_latin(),
         # Links' colour, or none: the text's (colorlinks: false, print: true).
         "linkcolor": f"#{setup.link_colours[0]}" if setup.link_colours else "",
         **sides(config),

@@ -37,7 +37,7 @@ from ..shared.latexmeta import sides
 from ..shared.layout import PageLayout
 from ..shared.mathsvg import MathError, math_font, math_key, render_math, undrawn
 from ..shared.sanitize import sanitize_blocks
-from ..shared.setup import PrintSetup, print_setup
+from ..shared.setup import HYPHEN_LIMITS, PrintSetup, print_setup
 from ..shared.templates import environment
 from . import breaks, figures, images, justify, parallel, relayout, reproducible, subset, svgreplay
 from .fetch import BookFetcher, refused_problems
@@ -227,6 +227,8 @@ def render_html(
         figure_height=figure_height(layout),
         fonts=fonts,
         word_break=word_break(setup.keeps_words_whole()),
+        hyphenate_latin=setup.hyphenates_latin(),
+        hyphen_limits=HYPHEN_LIMITS,
         sides=sides(config),
         highlight_css=highlight_css(),
         link_color=f"#{colours[0]}" if colours else "inherit",
