@@ -26,6 +26,7 @@ from ..shared import passes
 from ..shared.imagefiles import convert_image, emoji_image
 from ..shared.layout import points
 from ..shared.sanitize import sanitize_blocks
+from ..shared.seams import name_pieces
 from ..shared.setup import PrintSetup
 from ..shared.tables import table_widths
 from ..shared.workdir import Assets
@@ -411,8 +412,31 @@ def prepare(
     if book.config.language in XECJK_LANGUAGES:
         blocks = cjk_spaces(blocks)
     blocks = fallback_fonts(blocks, main_font, mono_font, fallbacks)
+    blocks = seamed_names(blocks)
     mark = raw_block("latex", f"{CHAPTER_MARK}{doc.chapter.id}")
     return [mark, *part_page(part), *chapter_counter(doc), *blocks]
+
+
+def seamed_names(blocks: Blocks) -> Blocks:
+    """Long inline code names with a discretionary break at each seam (``\\kobookseam``:
+    the continuation mark ends the line when TeX breaks there, nothing shows otherwise).
+
+    The mono font takes no hyphen (book.latex), so these are the only places a name
+    breaks; code in headings and figure captions (moving arguments) stays as pandoc writes it.
+    """
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] in ("Header", "Figure"):
+            return node
+        if node["t"] != "Code":
+            return None
+        pieces = name_pieces(node["c"][1])
+        if pieces is None:
+            return None
+        inner = "\\kobookseam{}".join(latex_escape(piece) for piece in pieces)
+        return raw_inline("latex", f"\\texttt{{{inner}}}")
+
+    return walk(blocks, action)
 
 
 def mbox(inlines: list[Any]) -> list[Any]:

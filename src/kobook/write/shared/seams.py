@@ -1,12 +1,14 @@
-"""Where a code name may break without a hyphen (both PDF engines that break names use it).
+"""Where a code name may break without a hyphen (every PDF engine uses it).
 
 WeasyPrint breaks a name at a seam when its line would otherwise stay loose
 (``weasyprint/linebreak.py``); Typst gets each piece of a long name as a box of
-its own, so its paragraph builder may break between them (``typst/words.py``).
+its own, so its paragraph builder may break between them (``typst/words.py``);
+XeLaTeX gets a discretionary break at each seam (``latex/passes.seamed_names``).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 
 SEAM = re.compile(
@@ -31,3 +33,18 @@ def identifier_seams(token: str, left: int = 3, right: int = 3) -> list[int]:
         for m in SEAM.finditer(token)
         if m.start() >= left and len(token) - m.start() >= right
     ]
+
+
+# A code name this long or longer may break at its seams (``DistributedData|Parallel``);
+# shorter names stay whole.
+LONG_NAME = 16
+
+
+def name_pieces(text: str) -> list[str] | None:
+    """A long code name (no spaces) cut at its seams, or None when it stays whole."""
+    if len(text) < LONG_NAME or " " in text:
+        return None
+    bounds = [0, *identifier_seams(text), len(text)]
+    if len(bounds) == 2:
+        return None
+    return [text[a:b] for a, b in itertools.pairwise(bounds)]

@@ -4,13 +4,12 @@ holds a space; long code names are cut at their seams instead."""
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from ...korean.hangul import has_hangul
 from ...parse.ast import raw_inline, stringify, walk
 from ..shared import passes
-from ..shared.seams import identifier_seams
+from ..shared.seams import name_pieces as seam_pieces
 
 Blocks = list[dict[str, Any]]
 
@@ -120,24 +119,19 @@ def box_words(items: list[Any]) -> list[Any]:
     return out
 
 
-# A code name this long or longer may break at its seams (``DistributedData|Parallel``).
-LONG_NAME = 16
-
-
 def name_pieces(node: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """A long inline code name cut at its seams (:func:`identifier_seams`), or None.
+    """A long inline code name cut at its seams (:func:`seams.name_pieces`), or None.
 
     Typst may break a line between two boxes, so each piece in its own box lets the
     paragraph builder break a name that would leave its line loose, where WeasyPrint
-    breaks it (``hyphenate-character: ""``); shorter names stay whole.
+    breaks it; Typst has no discretionary break, so no continuation mark is drawn.
     """
-    if node["t"] != "Code" or len(node["c"][1]) < LONG_NAME or " " in node["c"][1]:
+    if node["t"] != "Code":
         return None
-    text = node["c"][1]
-    bounds = [0, *identifier_seams(text), len(text)]
-    if len(bounds) == 2:
+    pieces = seam_pieces(node["c"][1])
+    if pieces is None:
         return None
-    return [{"t": "Code", "c": [node["c"][0], text[a:b]]} for a, b in itertools.pairwise(bounds)]
+    return [{"t": "Code", "c": [node["c"][0], piece]} for piece in pieces]
 
 
 def boxed(inlines: list[Any]) -> list[Any]:

@@ -14,9 +14,10 @@ the text readers copy.  Instead we teach WeasyPrint the CSS value:
   (``**커널**을``), a Hangul letter touching another letter answers no;
 * a text run that fits once its trailing space hangs is kept whole (see
   :func:`fits_without_trailing_space`);
-* inline code styled ``hyphenate-character: ""`` may break at an identifier's
-  seams (``DistributedData|Parallel``, ``torch.|float32``) when the line would
-  otherwise be left loose (see :func:`identifier_seams`).
+* inline code styled ``hyphenate-character: "↪"`` (:data:`SEAM_MARK`) may break at
+  an identifier's seams (``DistributedData↪|Parallel``, ``torch↪|.float32``) when
+  the line would otherwise be left loose (see :func:`identifier_seams`); the mark
+  ends the line, as XeLaTeX's ``kobookseam`` does.
 
 The cost is one C attribute per Hangul word, measured at about 10 % of layout
 time.  Patching is idempotent and only affects elements styled ``keep-all``.
@@ -29,7 +30,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..shared.passes.code import CONTINUATION
 from ..shared.seams import identifier_seams
+
+# The mark that ends a line broken inside a code name: the code blocks' continuation
+# sign, never a hyphen (which would read as part of the name).
+SEAM_MARK = CONTINUATION
 
 _PATCHED = False
 KEEP_ALL: contextvars.ContextVar[bool] = contextvars.ContextVar("kobook_keep_all", default=False)
@@ -144,7 +150,7 @@ def install() -> None:
         )
         if max_width is None or minimum:
             return result
-        if style["hyphenate_character"] == "" and style["hyphens"] != "none":
+        if style["hyphenate_character"] == SEAM_MARK and style["hyphens"] != "none":
             seamed = split_at_seam(text, style, context, max_width, justification_spacing, result)
             if seamed is not None:
                 return seamed
@@ -200,13 +206,14 @@ def install() -> None:
         for seam in reversed(identifier_seams(token, left, right)):
             candidate = base + token[:seam]
             trial = line_break.create_layout(
-                candidate, style, context, max_width, justification_spacing
+                candidate + SEAM_MARK, style, context, max_width, justification_spacing
             )
             first, index = trial.get_first_line()
             if index is None and line_break.line_size(first, style)[0] <= max_width:
                 space_collapse = style["white_space"] in ("normal", "nowrap", "pre-line")
+                resume = len(candidate.encode())
                 return line_break.first_line_metrics(
-                    first, text, trial, len(candidate.encode()), space_collapse, style, True, ""
+                    first, text, trial, resume, space_collapse, style, True, SEAM_MARK
                 )
         return None
 
