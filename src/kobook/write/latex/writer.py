@@ -31,6 +31,7 @@ from ..shared.workdir import Assets, compiler_workdir
 from .diagnostics import latex_error, missing_characters
 from .run import paranoid_refusal, run_xelatex
 from .template import render_latex
+from .textlayer import fix_hyphens
 
 
 def write_pdf(
@@ -84,5 +85,5 @@ def write_pdf(
             "see the list below; --keep-going writes the PDF anyway",
         )
     with atomic_output(out) as tmp:
-        shutil.copyfile(pdf, tmp)
+        fix_hyphens(pdf, tmp)  # hyphens copy as U+002D, not the font's U+2011
     return problems + missing

@@ -1,0 +1,59 @@
+"""The XeLaTeX PDF's text layer: a hyphen copies as the hyphen-minus the source typed.
+
+Noto CJK (and many fonts) draw U+002D, U+2011 and U+00AD with one glyph, and
+xdvipdfmx writes one Unicode value per glyph in the font's ``/ToUnicode`` map: the
+last it finds, U+2011.  A reader who copies ``all-reduce``, ``ZeRO-3`` or a URL
+from the PDF then gets a non-breaking hyphen, and searching the PDF for the word
+fails.  Rewriting those single-glyph entries to U+002D fixes every copy; the
+update is appended to the PDF (an incremental save), so the pages' bytes and the
+reproducible ``/ID`` are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+# A ``bfchar`` section of a ToUnicode CMap: ``<glyph> <unicode>`` pairs.
+BFCHAR = re.compile(rb"beginbfchar(.*?)endbfchar", re.S)
+# The hyphen's other code points, which the hyphen glyph should not copy as.
+HYPHEN_TWIN = re.compile(rb"(<[0-9A-Fa-f]+>\s*)<(?:2011|00[Aa][Dd])>")
+
+
+def ascii_hyphens(cmap: bytes) -> bytes:
+    """``cmap`` with each glyph that copies as U+2011 or U+00AD copying as U+002D.
+
+    Only single-glyph entries change: a ``bfrange`` maps a run of glyphs from one
+    start value, and is left as it is."""
+
+    def section(match: re.Match[bytes]) -> bytes:
+        return match.group(0).replace(match.group(1), HYPHEN_TWIN.sub(rb"\1<002D>", match.group(1)))
+
+    return BFCHAR.sub(section, cmap)
+
+
+def fix_hyphens(src: Path, dst: Path) -> int:
+    """Write ``src`` to ``dst`` with :func:`ascii_hyphens` applied to every font's
+    ToUnicode map; the number of maps changed."""
+    from pypdf import PdfWriter
+
+    writer = PdfWriter(src, incremental=True)
+    seen: set[int] = set()
+    changed = 0
+    for page in writer.pages:
+        resources = page.get("/Resources")
+        fonts = resources.get_object().get("/Font") if resources is not None else None
+        for ref in (fonts.get_object() if fonts is not None else {}).values():
+            mapping = ref.get_object().get("/ToUnicode")
+            key = getattr(mapping, "idnum", id(mapping))
+            if mapping is None or key in seen:
+                continue
+            seen.add(key)
+            stream = mapping.get_object()
+            data = stream.get_data()
+            fixed = ascii_hyphens(data)
+            if fixed != data:
+                stream.set_data(fixed)
+                changed += 1
+    writer.write(dst)
+    return changed
