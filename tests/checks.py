@@ -14,6 +14,7 @@ import re
 import subprocess
 import unicodedata
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from html import unescape
 from html.parser import HTMLParser
@@ -529,6 +530,25 @@ def _drawn_leader(page: _Page, line: _Line) -> bool:
     )
 
 
+def _full_lines(pdf: Path) -> Iterator[tuple[_Page, _Line]]:
+    """The full justified lines of running text: body size, not bold or code, outside
+    tables, ending on a justified edge, and not a contents line (whose leader is no
+    word gap)."""
+    pages = _layout(pdf)
+    body = _body_size(pages)
+    edges = _justified_edges(pages, body)
+    for page in pages:
+        bands = _table_bands(page)
+        for line in page.lines:
+            if not _is_plain(line, body) or _in_bands(line, bands):
+                continue
+            if not any(abs(line.x1 - edge) <= 0.75 for edge in edges[page.number % 2]):
+                continue
+            if _LEADER.search(line.text) or _drawn_leader(page, line):
+                continue
+            yield page, line
+
+
 def word_gaps(pdf: Path) -> list[tuple[int, str, float]]:
     """``(page, line, widest gap in em)`` for every full justified line of running text.
 
@@ -540,40 +560,29 @@ def word_gaps(pdf: Path) -> list[tuple[int, str, float]]:
     an emoji image) fills the gap it covers.  A natural word space is about ⅓ em;
     WeasyPrint's word-only justification stretched them to 2–2.5 em (issue 11).
     """
-    pages = _layout(pdf)
-    body = _body_size(pages)
-    edges = _justified_edges(pages, body)
     found = []
-    for page in pages:
-        bands = _table_bands(page)
-        for line in page.lines:
-            if not _is_plain(line, body) or _in_bands(line, bands):
-                continue
-            if not any(abs(line.x1 - edge) <= 0.75 for edge in edges[page.number % 2]):
-                continue
-            if _LEADER.search(line.text) or _drawn_leader(page, line):
-                continue  # a contents line: the leader is not a word gap
-            # (x0, x1, is text): math and emoji drawn as shapes, or set in a math font,
-            # sit in the line too; gaps next to them are spacing around math, not words.
-            height = line.bottom - line.top
-            glyphs = sorted(line.glyphs, key=lambda g: g.x0)
-            number = _EQUATION_NUMBER.search(line.text)
-            if number and len(number.group(0)) < len(glyphs):
-                glyphs = glyphs[: -len(number.group(0))]  # a display equation's number
-            spans = [(g.x0, g.x1, "Math" not in g.font) for g in glyphs]
-            for shape in page.shapes:
-                overlap = min(shape.bottom, line.bottom) - max(shape.top, line.top)
-                narrow = shape.x1 - shape.x0 < 0.4 * page.width
-                if narrow and shape.bottom - shape.top < 2.5 * height and overlap > 0.3 * height:
-                    spans.append((shape.x0, shape.x1, False))
-            spans.sort()
-            widest, (_, reach, text) = 0.0, spans[0]
-            for x0, x1, is_text in spans[1:]:
-                if text and is_text:
-                    widest = max(widest, x0 - reach)
-                if x1 > reach:
-                    reach, text = x1, is_text
-            found.append((page.number, line.text, widest / line.size))
+    for page, line in _full_lines(pdf):
+        # (x0, x1, is text): math and emoji drawn as shapes, or set in a math font,
+        # sit in the line too; gaps next to them are spacing around math, not words.
+        height = line.bottom - line.top
+        glyphs = sorted(line.glyphs, key=lambda g: g.x0)
+        number = _EQUATION_NUMBER.search(line.text)
+        if number and len(number.group(0)) < len(glyphs):
+            glyphs = glyphs[: -len(number.group(0))]  # a display equation's number
+        spans = [(g.x0, g.x1, "Math" not in g.font) for g in glyphs]
+        for shape in page.shapes:
+            overlap = min(shape.bottom, line.bottom) - max(shape.top, line.top)
+            narrow = shape.x1 - shape.x0 < 0.4 * page.width
+            if narrow and shape.bottom - shape.top < 2.5 * height and overlap > 0.3 * height:
+                spans.append((shape.x0, shape.x1, False))
+        spans.sort()
+        widest, (_, reach, text) = 0.0, spans[0]
+        for x0, x1, is_text in spans[1:]:
+            if text and is_text:
+                widest = max(widest, x0 - reach)
+            if x1 > reach:
+                reach, text = x1, is_text
+        found.append((page.number, line.text, widest / line.size))
     return found
 
 
@@ -1044,21 +1053,12 @@ def letter_spacing(pdf: Path, script: str = "hangul") -> list[float]:
 def median_word_gap(pdf: Path) -> float:
     """The median space between words on full justified lines of running text, in em
     (:func:`word_gaps` gives each line's widest)."""
-    pages = _layout(pdf)
-    body = _body_size(pages)
-    edges = _justified_edges(pages, body)
     gaps: list[float] = []
-    for page in pages:
-        bands = _table_bands(page)
-        for line in page.lines:
-            if not _is_plain(line, body) or _in_bands(line, bands):
-                continue
-            if not any(abs(line.x1 - edge) <= 0.75 for edge in edges[page.number % 2]):
-                continue
-            glyphs = sorted(line.glyphs, key=lambda g: g.x0)
-            for a, b in itertools.pairwise(glyphs):
-                gap = (b.x0 - a.x1) / line.size
-                if 0.15 <= gap < 3:
-                    gaps.append(gap)
+    for _, line in _full_lines(pdf):
+        glyphs = sorted(line.glyphs, key=lambda g: g.x0)
+        for a, b in itertools.pairwise(glyphs):
+            gap = (b.x0 - a.x1) / line.size
+            if 0.15 <= gap < 3:
+                gaps.append(gap)
     gaps.sort()
     return gaps[len(gaps) // 2] if gaps else 0.0
