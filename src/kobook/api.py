@@ -25,7 +25,9 @@ from .progress import Progress, Silent
 from .reproducible import source_date_epoch
 from .write import registry
 from .write.shared.common import sweep_scratch
+from .write.shared.resolution import coarse_images
 from .write.shared.setup import PrintSetup, print_setup
+from .write.shared.trim import finish_in_place
 
 
 @dataclass
@@ -185,6 +187,10 @@ def build(
         progress.step(pdf_writer.summary)
         written = pdf_writer.run(job)
         result.diagnostics += written.problems
+        if setup.trim is not None:  # bleed and marks: the same for every engine
+            finish_in_place(written.path, setup.trim)
+        if setup.goes_to_print:
+            result.diagnostics += coarse_images(written.path, selected, book.root)
         result.outputs["pdf"] = written.path
         used.append(pdf_writer)
         lap("pdf")

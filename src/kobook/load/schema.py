@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 from ..errors import KobookError
 from ..model.config import LANGUAGE_TAG, entry_lines
-from ..model.page import LENGTH, PAPER, PAPER_HINT, paper_name
+from ..model.page import LENGTH, PAPER, PAPER_HINT, length_mm, paper_name
 from ..write.registry import formats
 
 MARGIN_KEYS = {"margin", "hmargin", "vmargin", "left", "inner", "right", "outer", "top", "bottom"}
@@ -45,7 +45,7 @@ CHECK_CHOICES = {
 }
 NORMALIZE_KEYS = {"ignore", "select"}
 PARTICLE_KEYS = {"words"}
-PDF_KEYS = {"filename", "jobs"}
+PDF_KEYS = {"filename", "jobs", "bleed", "marks"}
 SCALAR = (str, int, float, datetime.date)
 ISO_DATE = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
 
@@ -188,7 +188,8 @@ def particles_section(value: dict[Any, Any], at: Where) -> None:
 
 
 def pdf_section(value: dict[Any, Any], at: Where) -> None:
-    """``pdf:`` — ``filename`` and ``jobs``; other keys are kept, a misspelt one is caught."""
+    """``pdf:`` — ``filename``, ``jobs``, ``bleed`` and ``marks``; other keys are kept, a
+    misspelt one is caught."""
     for sub in value:
         close = difflib.get_close_matches(str(sub), sorted(PDF_KEYS), n=1, cutoff=0.75)
         if str(sub) not in PDF_KEYS and close:
@@ -205,6 +206,24 @@ def pdf_section(value: dict[Any, Any], at: Where) -> None:
             "pdf",
             "filename",
             hint="pdf: {filename: my-book}",
+            code="CFG003",
+        )
+    bleed = value.get("bleed")
+    if bleed is not None and not 0 <= (length_mm(bleed) or -1.0) <= 20:
+        at.fail(
+            f"'pdf.bleed' should be a length up to 20mm, not '{bleed}'",
+            "pdf",
+            "bleed",
+            hint="pdf: {bleed: 3mm} (Korean printers ask for 3 mm on every side)",
+            code="CFG003",
+        )
+    marks = value.get("marks")
+    if marks is not None and not isinstance(marks, bool):
+        at.fail(
+            f"'pdf.marks' should be true or false, not '{marks}'",
+            "pdf",
+            "marks",
+            hint="pdf: {marks: true} draws crop and registration marks",
             code="CFG003",
         )
     jobs = value.get("jobs", 2)

@@ -46,3 +46,14 @@ def paper_name(value: str, language: str = "") -> str:
 
 
 LENGTH = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|pt|bp|px|em)\s*$")
+
+MM_PER = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72, "bp": 25.4 / 72, "px": 25.4 / 96}
+
+
+def length_mm(text: object) -> float | None:
+    """A length (``3mm``, ``0.125in``, ``9pt``) in millimetres; None when ``text`` is not
+    one or is relative (``em``)."""
+    match = LENGTH.match(str(text)) if isinstance(text, str) else None
+    if not match or match.group(2) not in MM_PER:
+        return None
+    return float(match.group(1)) * MM_PER[match.group(2)]

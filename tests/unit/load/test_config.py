@@ -308,3 +308,29 @@ def test_the_originals_language_is_read_and_checked(tmp_path: Path) -> None:
 def test_hyphenate_is_an_opt_in(tmp_path: Path, text: str, latin: bool) -> None:
     """Issue 32: no hyphen inside a Korean line unless the book says ``hyphenate: latin``."""
     assert load_config(write(tmp_path, text or "title: t\n")).hyphenates_latin is latin
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pdf:\n  bleed: 3\n",
+        "pdf:\n  bleed: 30mm\n",
+        "pdf:\n  bleed: 1em\n",
+        "pdf:\n  marks: yes please\n",
+    ],
+)
+def test_bleed_and_marks_are_checked(tmp_path: Path, text: str) -> None:
+    """Issue 32: ``pdf.bleed`` is a length up to 20 mm, ``pdf.marks`` true or false."""
+    error = load_error(tmp_path, text)
+    assert error.code == "CFG003" and "pdf." in str(error)
+
+
+def test_bleed_and_marks_reach_the_print_setup(tmp_path: Path) -> None:
+    from kobook.model import Book
+    from kobook.write.shared.setup import PrintSetup
+
+    config = load_config(write(tmp_path, "pdf:\n  bleed: 0.125in\n  marks: true\n"))
+    trim = PrintSetup(Book(root=tmp_path, config=config, chapters=[])).trim
+    assert trim is not None and trim.marks and abs(trim.bleed - 9.0) < 0.01
+    plain = load_config(write(tmp_path, "title: t\n"))
+    assert PrintSetup(Book(root=tmp_path, config=plain, chapters=[])).trim is None

@@ -21,9 +21,11 @@ from typing import Any
 
 from ...cache import Cache
 from ...model import Book, Config
+from ...model.page import length_mm
 from .codewrap import code_columns
 from .fonts import FontSet, fc_list, installed_spelling, resolve_fonts
 from .layout import PageLayout, page_layout
+from .trim import Trim
 
 
 class PrintSetup:
@@ -89,6 +91,23 @@ class PrintSetup:
     def keeps_words_whole(self, lang: str | None = None) -> bool:
         """Do lines of text in ``lang`` (default: the book's) break only between words?"""
         return self.config.keeps_words_whole(lang)
+
+    @functools.cached_property
+    def trim(self) -> Trim | None:
+        """How the PDF is made ready for the printer (``pdf.bleed``, ``pdf.marks``), in every
+        engine the same; None for a PDF that is read on screen."""
+        settings = self.config.get("pdf") or {}
+        bleed = length_mm(settings.get("bleed")) or 0.0
+        drawn = settings.get("marks") is True
+        if not bleed and not drawn:
+            return None
+        return Trim(bleed=bleed * 72 / 25.4, marks=drawn)
+
+    @property
+    def goes_to_print(self) -> bool:
+        """Is this PDF a printer's (``print: true``, a bleed or marks)?  Then images are
+        checked for the resolution a press needs (``resolution.coarse_images``)."""
+        return self.config.print_master or self.trim is not None
 
     def hyphenates_latin(self) -> bool:
         """May a Latin word at the end of a loose line of Korean text be hyphenated as

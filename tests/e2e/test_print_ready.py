@@ -1,0 +1,120 @@
+"""Issue 32, item 7: a print-ready PDF from every engine — bleed, crop and registration
+marks, the page boxes a printer reads, and images too coarse for print reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import kobook
+from kobook.write.shared.trim import MM
+from tests.conftest import BookMaker
+
+ENGINES = ["weasyprint", "xelatex", "typst"]
+# 4×6판, as Korean printers cut it.
+TRIM = (128 * MM, 188 * MM)
+CHAPTER = """# 인쇄
+
+본문이다. 인쇄소로 보낼 PDF는 재단선 밖으로 3 mm를 더 두고 재단 표시를 단다.
+
+![작은 화면 갈무리](images/small.png)
+
+![큰 사진](images/big.png)
+
+![작게 찍은 화면 갈무리](images/small.png){width=60%}
+"""
+
+
+def images(root: Path) -> None:
+    from PIL import Image
+
+    (root / "book" / "images").mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (400, 300), (200, 100, 50)).save(root / "book/images/small.png")
+    Image.new("RGB", (3000, 2000), (50, 100, 200)).save(root / "book/images/big.png")
+
+
+@pytest.fixture(params=ENGINES)
+def printed(
+    request: pytest.FixtureRequest, make_book: BookMaker, tmp_path: Path
+) -> kobook.BuildResult:
+    root = make_book(
+        {"book/01.md": CHAPTER},
+        metadata={
+            "title": "인쇄",
+            "lang": "ko-KR",
+            "papersize": "4x6판",
+            "print": True,
+            "pdf": {"bleed": "3mm", "marks": True},
+        },
+    )
+    images(root)
+    return kobook.build(root, ["pdf"], engine=request.param, out=tmp_path / "out")
+
+
+@pytest.mark.slow
+def test_every_page_has_trim_and_bleed_boxes(printed: kobook.BuildResult) -> None:
+    from pypdf import PdfReader
+
+    pages = PdfReader(printed.outputs["pdf"]).pages
+    assert len(pages) >= 3
+    for page in pages:
+        trim = [float(v) for v in page.trimbox]
+        bleed = [float(v) for v in page.bleedbox]
+        media = [float(v) for v in page.mediabox]
+        assert trim[2] - trim[0] == pytest.approx(TRIM[0], abs=0.2)
+        assert trim[3] - trim[1] == pytest.approx(TRIM[1], abs=0.2)
+        assert [b - t for b, t in zip(bleed, trim, strict=True)] == pytest.approx(
+            [-3 * MM, -3 * MM, 3 * MM, 3 * MM], abs=0.01
+        )
+        assert media[0] < bleed[0] and media[2] > bleed[2]  # a slug holds the marks
+
+
+@pytest.mark.slow
+def test_marks_are_drawn_outside_the_bleed_and_text_inside_the_trim(
+    printed: kobook.BuildResult,
+) -> None:
+    """pdfium sees the marks as paths beyond the bleed at all four corners, and every
+    glyph of the book inside the trim."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    document = pdfium.PdfDocument(printed.outputs["pdf"])
+    page = document[len(document) // 2]
+    corners = set()
+    for obj in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=1):
+        x0, y0, x1, y1 = obj.get_bounds()
+        if x1 < 0 or x0 > TRIM[0] or y1 < 0 or y0 > TRIM[1]:
+            corners.add((x0 < TRIM[0] / 2, y0 < TRIM[1] / 2))
+    assert len(corners) == 4, corners
+    textpage = page.get_textpage()
+    for i in range(textpage.count_chars()):
+        x0, y0, x1, y1 = textpage.get_charbox(i)
+        if x1 > x0:
+            assert x0 >= -0.5 and x1 <= TRIM[0] + 0.5, (x0, x1)
+            assert y0 >= -0.5 and y1 <= TRIM[1] + 0.5, (y0, y1)
+    document.close()
+
+
+@pytest.mark.slow
+def test_coarse_images_are_reported_with_their_resolution(printed: kobook.BuildResult) -> None:
+    """The 400 px screenshot printed full size is under 300 ppi, and so is the same file at
+    60 % width (about 170 ppi); the 3,000 px photo is not reported."""
+    found = [d for d in printed.diagnostics if d.code == "IMG006"]
+    assert [d.location.line for d in found] == [5, 9]
+    assert all("small.png" in d.message and "ppi" in d.message for d in found)
+    first, second = (int(d.message.split(" at ")[1].split()[0]) for d in found)
+    assert first < second < 300
+
+
+def test_a_screen_pdf_has_no_marks_and_no_resolution_report(
+    make_book: BookMaker, tmp_path: Path
+) -> None:
+    from pypdf import PdfReader
+
+    root = make_book({"book/01.md": CHAPTER}, metadata={"title": "화면", "lang": "ko-KR"})
+    images(root)
+    result = kobook.build(root, ["pdf"], engine="typst", out=tmp_path / "out")
+    page = PdfReader(result.outputs["pdf"]).pages[0]
+    assert [float(v) for v in page.mediabox] == [float(v) for v in page.trimbox]
+    assert not [d for d in result.diagnostics if d.code == "IMG006"]
