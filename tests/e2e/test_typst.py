@@ -443,3 +443,35 @@ def test_a_reference_to_an_equation_is_a_link(make_book: BookMaker, tmp_path: Pa
     page = next(p for p in reader.pages if "식(1.1)을" in squash(p.extract_text()))
     links = [a.get_object() for a in page.get("/Annots") or []]
     assert [a for a in links if a.get("/Subtype") == "/Link" and a.get("/Dest")]
+
+
+FIGURE_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100">'
+    '<text x="10" y="30" font-family="Arial">Arial 한글</text>'
+    '<text x="10" y="60" font-family="sans-serif">sans 한글</text>'
+    '<text x="10" y="90">default 한글</text></svg>'
+)
+
+
+def test_svg_text_is_set_in_the_books_fonts(make_book: BookMaker, tmp_path: Path) -> None:
+    """Issue 32: Typst's SVG renderer has no generic families: a figure's sans-serif labels
+    came out in the first face it knew (the body's Noto Serif here; the handwriting UnPen
+    where system fonts are seen).  The figure now names the book's stack for its family
+    after its own fonts, so its labels are in the book's sans-serif face."""
+    root = make_book(
+        {
+            "book/01.md": "# 그림\n\n본문이다.\n\n![글자가 든 그림](images/t.svg)\n",
+            "book/images/t.svg": FIGURE_SVG,
+        },
+        metadata={"title": "그림", "lang": "ko-KR"},
+    )
+    result = kobook.build(root, ["pdf"], engine="typst", out=tmp_path / "out")
+    with pdfplumber.open(result.outputs["pdf"]) as pdf:
+        labels = [
+            char["fontname"].split("+")[-1]
+            for page in pdf.pages
+            if "Arial" in (page.extract_text() or "")
+            for char in page.chars
+            if char["text"] in "Arialsndefut"
+        ]
+    assert labels and all("Sans" in name for name in labels), set(labels)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ...boundary import within
-from ...cache import Cache
+from ...cache import Cache, digest
 from ...errors import Diagnostic
 from ...model import Book, Doc
 from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, stringify, walk
@@ -19,6 +19,7 @@ from ..shared.imagefiles import convert_image, image_size
 from ..shared.layout import points
 from ..shared.sanitize import sanitize_blocks
 from ..shared.setup import PrintSetup
+from ..shared.svgfonts import with_book_fonts
 from ..shared.tables import SCALE_KEY, TABCOLSEP, table_widths
 from ..shared.workdir import Assets
 from .values import label, label_of, string
@@ -172,10 +173,12 @@ def images(
     assets: Assets,
     roots: list[Path],
     sources: list[Path] | None = None,
+    fonts: dict[str, list[str]] | None = None,
 ) -> Blocks:
     """Images by names inside the compiler's root (``assets/…``, links made before the
     run); only files inside ``roots`` (the folders a writer may read).  ``sources`` gets
-    each of those named (present or not)."""
+    each of those named (present or not).  An SVG's text gets the book's ``fonts``
+    (:func:`svgfonts.with_book_fonts`): Typst's renderer guesses a face otherwise."""
     for node in iter_nodes(blocks):
         if node["t"] == "Image":
             url = node["c"][2][0]
@@ -187,8 +190,21 @@ def images(
                 path = path.resolve()
                 if path.suffix.lower() not in NATIVE_IMAGES:
                     path = convert_image(path, cache)
+                elif path.suffix.lower() == ".svg" and fonts:
+                    path = svg_with_fonts(path, cache, fonts)
                 node["c"][2][0] = assets.name(path)
     return blocks
+
+
+def svg_with_fonts(path: Path, cache: Cache, fonts: dict[str, list[str]]) -> Path:
+    """A cached copy of the SVG at ``path`` whose text names the book's fonts."""
+    data = path.read_bytes()
+    key = digest("svg-fonts", data, repr(sorted(fonts.items())).encode())
+    found = cache.lookup("typst-svg", key, ".svg")
+    if found is not None:
+        return found
+    text = with_book_fonts(data.decode("utf-8", errors="replace"), fonts)
+    return cache.put("typst-svg", key, text.encode("utf-8"), ".svg") or path
 
 
 RASTERS = (".png", ".jpg", ".jpeg", ".gif", ".webp")
@@ -317,7 +333,8 @@ def prepare(
     blocks = tables(blocks)
     blocks = passes.table_cell_words(blocks, boxed)
     blocks = natural_widths(blocks, list(setup.folders), text_width)
-    blocks = images(blocks, book.root, cache, assets, list(setup.folders), sources)
+    fonts = {"serif": setup.fonts.serif, "sans": setup.fonts.sans, "mono": setup.fonts.mono}
+    blocks = images(blocks, book.root, cache, assets, list(setup.folders), sources, fonts)
     if setup.keeps_words_whole(doc.chapter.lang):
         blocks = box_blocks(blocks)
     blocks = spans(
