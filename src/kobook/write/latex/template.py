@@ -92,7 +92,10 @@ def template_variables(
     size = layout.font_size
     stretch = layout.line_height / 1.2
     title_line = layout.heading_line_height * layout.heading_points(1)
-    label_gap = layout.chapter_label_baselines - title_line
+    # The paragraph skip TeX puts between the label's line and the title's is part of it.
+    label_gap = layout.chapter_label_baselines - title_line - layout.paragraph_space
+    label = layout.chapter_label_points
+    chapter_sink = layout.chapter_sink - 0.88 * label
     original = config.original
     math_font = setup.math_name
     # The WeasyPrint engine's default math font (mathsvg.math_font), so both engines match.
@@ -129,6 +132,9 @@ def template_variables(
         "captionskip": f"{layout.heading_line_height * layout.caption_points / stretch:.2f}pt",
         "labelskip": f"{layout.heading_line_height * layout.chapter_label_points / stretch:.2f}pt",
         "labelinnerskip": f"{label_gap:.2f}pt",
+        # The chapter's sink (shared/layout.py): under KOMA's \vspace* (at the page's top:
+        # no \topskip, no paragraph skip) stands the label's height (0.88 of its size).
+        "chaptersink": f"{chapter_sink:.2f}pt",
         "mainfont": fontspec_font(str(fonts.named.get("mainfont") or hangul_serif)),
         "sansfont": fontspec_font(str(fonts.named.get("sansfont") or hangul_sans)),
         "monofont": fontspec_font(str(fonts.named.get("monofont") or hangul_mono)),

@@ -67,6 +67,7 @@ def template_variables(book: Book, setup: PrintSetup) -> dict[str, Any]:
         "headingspace": [heading_space(layout, level) for level in (1, 2, 3, 4)],
         "headingleading": length(f"{layout.heading_line_height - 1:.2f}em"),
         "labelsize": length(f"{layout.chapter_label_points}pt"),
+        "chaptersink": length(f"{layout.chapter_sink - 0.8 * layout.chapter_label_points:.2f}pt"),
         "captionsize": length(f"{layout.caption_points}pt"),
         "rawscale": length(f"{layout.inline_code_scale / 0.8:.3f}em"),
         # The code palette every engine shares (write/shared/highlight.py), as the theme
