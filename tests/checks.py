@@ -1062,3 +1062,72 @@ def median_word_gap(pdf: Path) -> float:
                 gaps.append(gap)
     gaps.sort()
     return gaps[len(gaps) // 2] if gaps else 0.0
+
+
+def _is_heading(line: _Line, body: float) -> bool:
+    """A section title's line: larger than the body, mostly in a bold or sans face."""
+    heavy = sum(1 for g in line.glyphs if re.search(r"Bold|Sans|Gothic", g.font))
+    return line.size >= 1.08 * body and heavy > len(line.glyphs) / 2
+
+
+def _body_lines(page: _Page, band: float | None) -> list[_Line]:
+    """A page's lines without its running head and its folio (a number alone, last)."""
+    lines = [line for line in page.lines if band is None or abs(line.top - band) > 2]
+    if lines and re.fullmatch(r"[\divxlc]+", lines[-1].text.strip()):
+        lines = lines[:-1]
+    return lines
+
+
+def headings_at_foot(pdf: Path) -> list[str]:
+    """Pages whose last line is a section title: the title's text went on overleaf."""
+    pages = _layout(pdf)
+    body = _body_size(pages)
+    band = _head_band(pages)
+    found = []
+    for page in pages[:-1]:
+        lines = _body_lines(page, band)
+        if len(lines) > 2 and _is_heading(lines[-1], body):
+            found.append(f"page {page.number}: {lines[-1].text[:40]!r}")
+    return found
+
+
+def lone_lines(pdf: Path, source: str) -> list[str]:
+    """A paragraph's first line alone at a page's foot (an orphan) or its last line alone
+    at a page's head (a widow), among lines of running text.  The source says where its
+    paragraphs start and end: the line at the foot must begin a longer paragraph, the
+    one at the head end one."""
+    pages = _layout(pdf)
+    body = _body_size(pages)
+    band = _head_band(pages)
+    paragraphs = [
+        squash(block)
+        for text in _reader_text(source)[:1]
+        for block in re.split(r"\n\s*\n", text)
+        if block.strip()
+    ]
+
+    whole = set(paragraphs)  # a line that is a paragraph of its own somewhere is no finding
+
+    def starts(key: str) -> bool:
+        return key not in whole and any(
+            p.startswith(key) and len(p) > len(key) + 5 for p in paragraphs
+        )
+
+    def ends(key: str) -> bool:
+        return key not in whole and any(
+            p.endswith(key) and len(p) > len(key) + 5 for p in paragraphs
+        )
+
+    found = []
+    for page, after in itertools.pairwise(pages):
+        lines, following = _body_lines(page, band), _body_lines(after, band)
+        if len(lines) < 3 or len(following) < 2:
+            continue
+        last, first = lines[-1], following[0]
+        key = squash(unicodedata.normalize("NFKC", last.text))
+        if _is_plain(last, body) and len(key) >= 8 and starts(key):
+            found.append(f"page {page.number}: orphan {last.text[:30]!r}")
+        key = squash(unicodedata.normalize("NFKC", first.text))
+        if _is_plain(first, body) and len(key) >= 2 and ends(key):
+            found.append(f"page {after.number}: widow {first.text[:30]!r}")
+    return found

@@ -15,8 +15,10 @@ from tests.checks import (
     chapter_openings,
     foreign_running_heads,
     glued_breaks,
+    headings_at_foot,
     korean_citation_problems,
     letter_spacing,
+    lone_lines,
     loose_lines,
     median_word_gap,
     pdf_pages,
@@ -183,3 +185,33 @@ def test_a_particle_cut_from_a_latin_word_is_found(tmp_path: Path) -> None:
 def test_korean_citation_forms_are_read_from_the_pdf(tmp_path: Path, cite: str, bad: bool) -> None:
     pdf = render(tmp_path, f"<p>이 방법은 앞선 연구를 따른다 {cite}.</p>", "cite")
     assert bool(korean_citation_problems("\n".join(pdf_pages(pdf)))) == bad
+
+
+def test_lone_lines_and_titles_at_a_foot(tmp_path: Path) -> None:
+    """A paragraph's first line alone at the foot, its last alone at the next page's head,
+    and a title as a page's last line are found; the same text kept together is clean."""
+    paragraph = SENTENCE * 5
+    opening = "앞 문단은 짧다. 두 줄을 채울 만큼은 쓴다. 한국어 본문은 낱말 사이를 벌린다."
+    source = f"# 머리\n\n{opening}\n\n{paragraph}\n\n{paragraph}\n"
+    page = "@page { size: 120mm 80mm; margin: 10mm } body { orphans: 1; widows: 1 }"
+    body = f"<p>{opening}</p><p>{paragraph}</p><p>{paragraph}</p>"
+    found = []
+    for space in range(0, 40, 2):
+        spaced = f"<div style='height: {space}mm'></div>{body}"
+        found += lone_lines(render(tmp_path, spaced, f"lone{space}", page), source)
+    assert any("orphan" in f for f in found) and any("widow" in f for f in found), found
+    kept = render(tmp_path, body, "kept", page.replace("orphans: 1; widows: 1", ""))
+    assert lone_lines(kept, source) == []
+    title = "<h2 style='font: bold 14pt sans-serif'>끝에 걸린 제목</h2>"
+    feet = [
+        headings_at_foot(
+            render(
+                tmp_path,
+                f"<p>{opening}</p><div style='height: {space}mm'></div>{title}{body}",
+                f"foot{space}",
+                page + " h2 { break-after: auto }",
+            )
+        )
+        for space in range(20, 50, 3)
+    ]
+    assert any(feet) and headings_at_foot(kept) == []
