@@ -180,6 +180,17 @@ class _Collector(HTMLParser):
             self.assets.append(values["href"])
 
 
+def page_labels(pdf: Path) -> dict[str, int]:
+    """Each page's label (the number a viewer shows, as the folio prints it: ``iii``,
+    ``12``) to its 0-based index; the first page with a label wins."""
+    from pypdf import PdfReader
+
+    found: dict[str, int] = {}
+    for index, label in enumerate(PdfReader(pdf).page_labels):
+        found.setdefault(label, index)
+    return found
+
+
 def html_problems(site: Path) -> list[str]:
     """Broken internal links and images, remote assets, a missing ``lang``."""
     pages: dict[str, _Collector] = {}

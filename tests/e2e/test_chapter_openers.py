@@ -18,6 +18,7 @@ import kobook
 from kobook.load import load_book
 from kobook.write.shared.layout import points
 from kobook.write.shared.setup import print_setup
+from tests import checks
 from tests.conftest import REPO
 
 ENGINES = ["weasyprint", "xelatex", "typst"]
@@ -55,3 +56,21 @@ def test_every_chapter_opens_at_the_layouts_sink(
     # 16 % of the text block: far below where a section title would start a page.
     assert layout.chapter_sink > 4 * layout.heading_points(1)
     assert layout.chapter_label_points == pytest.approx(0.9 * layout.heading_points(1), 0.01)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_body_is_numbered_from_one_in_every_engine(
+    engine: str, sample_build: Callable[[str], kobook.BuildResult]
+) -> None:
+    """Issue 32, item 8: the front matter is numbered in roman numerals and the body from
+    1 on its first page, in print (the folio) and in the PDF's page labels.  WeasyPrint
+    numbered every page from the title page (the first chapter opened on page 5) and
+    wrote no page labels."""
+    pdf = Path(sample_build(engine).outputs["pdf"])
+    labels = checks.page_labels(pdf)
+    first = labels["1"]
+    assert first > 0 and labels.get("ii") == 1 and labels.get("iii") == 2
+    pages = checks.pdf_pages(pdf)
+    assert "1장" in pages[first]  # the first chapter opens on page 1
+    assert pages[first + 1].split()[-1] == "2"  # the next page's folio

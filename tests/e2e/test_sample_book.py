@@ -20,6 +20,7 @@ from tests import checks as layout
 from tests.checks import (
     html_problems,
     in_order,
+    page_labels,
     pdf_pages,
     split_words,
     squash,
@@ -104,7 +105,13 @@ def test_hangul_fonts_are_embedded(built: kobook.BuildResult) -> None:
     assert all(fonts.values()), fonts
 
 
-def test_toc_page_numbers_point_at_the_headings(pages: list[str]) -> None:
+def test_toc_page_numbers_point_at_the_headings(
+    pages: list[str], built: kobook.BuildResult
+) -> None:
+    """The contents' numbers are folios: the body's pages from 1, found through the PDF's
+    page labels (the front matter is numbered i, ii, … as in XeLaTeX and Typst)."""
+    labels = page_labels(built.outputs["pdf"])
+    assert labels.get("1", 0) > 0 and "i" in labels  # the body does not start the PDF
     toc_pages = [i for i, p in enumerate(pages[:6]) if "차례" in p]
     assert toc_pages
     entries = []
@@ -115,7 +122,7 @@ def test_toc_page_numbers_point_at_the_headings(pages: list[str]) -> None:
         entries += found
     assert len(entries) >= 20
     for title, number in entries:
-        page_text = squash(pages[number - 1])
+        page_text = squash(pages[labels[str(number)]])
         # The title may be cut by the TOC's leader; its first words must be on that page.
         head = squash(title)[:12]
         assert head in page_text, f"TOC says {title!r} is on page {number}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import logging
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ from ..shared.setup import HYPHEN_LIMITS, PrintSetup, print_setup
 from ..shared.templates import environment
 from . import breaks, figures, images, justify, parallel, relayout, reproducible, subset, svgreplay
 from .fetch import BookFetcher, refused_problems
+from .labels import label_pages
 from .linebreak import KEEP_ALL, install
 from .printready import VERSION as IMAGE_VERSION
 from .printready import needs_conversion, print_ready
@@ -404,6 +406,12 @@ def write_pdf(
                 document.write_pdf(tmp, **options)
                 if laid is not None:
                     relayout.remember(laid, document.pages)
+            labelled = tmp.with_name(tmp.name + ".labels")
+            try:
+                if label_pages(tmp, labelled):  # roman front matter, the body from 1
+                    os.replace(labelled, tmp)
+            finally:
+                labelled.unlink(missing_ok=True)
             problems += refused_problems(book, fetcher.refused)
             missing = missing_glyph_problems(book, docs, glyphs.characters)
             if missing and not keep_going:

@@ -128,14 +128,17 @@ def write(work: Plan, title: str, out: Path, settings: dict[str, Any]) -> bool:
             done = front_pages
             pages: dict[str, int] = {}
             blanks = []
+            body = 0  # the first body page's place in the PDF: its folio is 1 (book.css.j2)
             for worker, start, end in zip(workers, starts, [*starts[1:], footnotes], strict=True):
                 count, anchors, counted = worker.receive("laid")
                 if start + counted != end:
                     raise Fallback("footnotes were not counted as planned")
                 blank = 1 if work.openright and done % 2 else 0
                 first = done + blank + 1
-                worker.conn.send(("paint", first))
-                pages.update({name: first + index for name, index in anchors.items()})
+                body = body or first
+                folio = first - body + 1
+                worker.conn.send(("paint", folio))
+                pages.update({name: folio + index for name, index in anchors.items()})
                 blanks.append(blank)
                 done = first + count - 1
             wait([worker.conn for worker in workers])
