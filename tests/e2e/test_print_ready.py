@@ -23,6 +23,8 @@ CHAPTER = """# 인쇄
 ![큰 사진](images/big.png)
 
 ![작게 찍은 화면 갈무리](images/small.png){width=60%}
+
+![작은 아이콘](images/icon.png)
 """
 
 
@@ -32,6 +34,7 @@ def images(root: Path) -> None:
     (root / "book" / "images").mkdir(parents=True, exist_ok=True)
     Image.new("RGB", (400, 300), (200, 100, 50)).save(root / "book/images/small.png")
     Image.new("RGB", (3000, 2000), (50, 100, 200)).save(root / "book/images/big.png")
+    Image.new("RGB", (200, 100), (90, 160, 90)).save(root / "book/images/icon.png")
 
 
 @pytest.fixture(params=ENGINES)
@@ -100,7 +103,7 @@ def test_marks_are_drawn_outside_the_bleed_and_text_inside_the_trim(
 def test_coarse_images_are_reported_with_their_resolution(printed: kobook.BuildResult) -> None:
     """The 400 px screenshot printed full size is under 300 ppi, and so is the same file at
     60 % width (about 170 ppi); the 3,000 px photo is not reported."""
-    found = [d for d in printed.diagnostics if d.code == "IMG006"]
+    found = [d for d in printed.diagnostics if d.code == "IMG006" and "small" in d.message]
     assert [d.location.line for d in found] == [5, 9]
     assert all("small.png" in d.message and "ppi" in d.message for d in found)
     first, second = (int(d.message.split(" at ")[1].split()[0]) for d in found)
@@ -118,3 +121,28 @@ def test_a_screen_pdf_has_no_marks_and_no_resolution_report(
     page = PdfReader(result.outputs["pdf"]).pages[0]
     assert [float(v) for v in page.mediabox] == [float(v) for v in page.trimbox]
     assert not [d for d in result.diagnostics if d.code == "IMG006"]
+
+
+@pytest.mark.slow
+def test_an_image_prints_at_one_size_in_every_engine(printed: kobook.BuildResult) -> None:
+    """One image pixel per CSS pixel (0.75 pt), at most the text width, as the site and
+    WeasyPrint show it: XeLaTeX set a 200 px icon 200 pt wide (72 ppi, IMG006 said so)
+    where the other engines set it 150 pt."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    from kobook.load import load_book
+    from kobook.write.shared.setup import print_setup
+
+    root = Path(printed.outputs["pdf"]).parent.parent / "book-project"
+    width = print_setup(load_book(root)).layout.text_width
+    document = pdfium.PdfDocument(printed.outputs["pdf"])
+    drawn = []
+    for page in document:
+        for image in page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE], max_depth=4):
+            if tuple(image.get_px_size()) in ((400, 300), (200, 100)):
+                left, _, right, _ = image.get_bounds()
+                drawn.append(round(right - left, 1))
+    document.close()
+    expected = [min(300.0, width), 0.6 * width, 150.0]
+    assert drawn == pytest.approx(expected, abs=1.0), (drawn, width)

@@ -418,7 +418,7 @@ def test_a_small_raster_image_has_the_size_weasyprint_gives_it(
 def test_natural_widths_read_no_file_outside_the_book(tmp_path: Path) -> None:
     from PIL import Image
 
-    from kobook.write.typst.passes import natural_widths
+    from kobook.write.shared.passes import natural_widths
 
     book, outside = tmp_path / "book", tmp_path / "outside.png"
     book.mkdir()

@@ -408,6 +408,8 @@ def prepare(
     if setup.keeps_words_whole(doc.chapter.lang):
         blocks = passes.keep_glued(blocks, no_break)
     blocks = spans(blocks, cache, problems, doc, assets)
+    # A raster image as wide as in every other output: one image pixel per CSS pixel.
+    blocks = passes.natural_widths(blocks, list(setup.folders), text_width)
     blocks = images(blocks, book.root, cache, assets, list(setup.folders))
     if book.config.language in XECJK_LANGUAGES:
         blocks = cjk_spaces(blocks)

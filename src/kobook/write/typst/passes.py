@@ -15,7 +15,7 @@ from ...errors import Diagnostic
 from ...model import Book, Doc
 from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, stringify, walk
 from ..shared import passes
-from ..shared.imagefiles import convert_image, image_size
+from ..shared.imagefiles import convert_image
 from ..shared.layout import points
 from ..shared.sanitize import sanitize_blocks
 from ..shared.setup import PrintSetup
@@ -207,41 +207,6 @@ def svg_with_fonts(path: Path, cache: Cache, fonts: dict[str, list[str]]) -> Pat
     return cache.put("typst-svg", key, text.encode("utf-8"), ".svg") or path
 
 
-RASTERS = (".png", ".jpg", ".jpeg", ".gif", ".webp")
-PX = 0.75  # a CSS pixel in points: WeasyPrint and the HTML book show an image pixel as one
-
-
-def natural_widths(blocks: Blocks, roots: list[Path], text_width: float) -> Blocks:
-    """Raster images without a width get the width the other outputs give them: one CSS
-    pixel per image pixel (Typst takes the file's DPI, else 72, so a 300-pixel screenshot
-    was a third larger than in the WeasyPrint PDF), as a share of the text width at most
-    the whole of it.  Images in tables keep Typst's own size: a share of the text width
-    would be one of the cell's there.  Only files inside ``roots`` (the book, the cache)
-    are read."""
-
-    def action(node: dict[str, Any]) -> Any:
-        if node["t"] == "Table":
-            return node
-        if node["t"] != "Image":
-            return None
-        attrs = dict(node["c"][0][2])
-        path = roots[0] / node["c"][2][0]
-        if "width" in attrs or "height" in attrs or path.suffix.lower() not in RASTERS:
-            return None
-        if not any(within(path, top) for top in roots):  # never read outside the book
-            return None
-        size = image_size(path)
-        if size is None:  # not an image Pillow reads: the compiler reports it
-            return None
-        pixels = size[0]
-        share = min(100.0, pixels * PX / text_width * 100) if text_width > 0 else 100.0
-        ident, classes, pairs = node["c"][0]
-        attr = [ident, classes, [*pairs, ["width", f"{share:.2f}%"]]]
-        return {"t": "Image", "c": [attr, *node["c"][1:]]}
-
-    return walk(blocks, action)
-
-
 def cell_insets(blocks: Blocks, text_width: float) -> Blocks:
     """Column widths as Typst reads them: :func:`table_widths` gives each column's text
     width as a share of the room left by LaTeX's ``\\tabcolsep`` on both sides; a Typst
@@ -332,7 +297,7 @@ def prepare(
     blocks = cell_insets(blocks, text_width)
     blocks = tables(blocks)
     blocks = passes.table_cell_words(blocks, boxed)
-    blocks = natural_widths(blocks, list(setup.folders), text_width)
+    blocks = passes.natural_widths(blocks, list(setup.folders), text_width)
     fonts = {"serif": setup.fonts.serif, "sans": setup.fonts.sans, "mono": setup.fonts.mono}
     blocks = images(blocks, book.root, cache, assets, list(setup.folders), sources, fonts)
     if setup.keeps_words_whole(doc.chapter.lang):

@@ -22,6 +22,7 @@ from .code import (
     wrap_code,
     wrap_code_line,
 )
+from .images import natural_widths
 from .markup import (
     EMBED_SANDBOX,
     boxed_callouts,
@@ -108,6 +109,7 @@ __all__ = [
     "keep_words_in_browsers",
     "math_as_svg",
     "mathml_tex",
+    "natural_widths",
     "page_breaks",
     "printed_urls",
     "rewrite_inlines",
