@@ -42,7 +42,7 @@ def placed_resolutions(pdf: Path) -> dict[tuple[int, int], list[float]]:
     return placed
 
 
-def source_images(docs: Iterable[Doc], root: Path) -> list[tuple[Doc, str, int]]:
+def source_images(docs: Iterable[Doc]) -> list[tuple[Doc, str, int]]:
     """``(doc, target, occurrence)`` of each raster image the chapters show, in order;
     ``occurrence`` counts the same file name before it in the chapter."""
     found = []
@@ -65,7 +65,7 @@ def coarse_images(pdf: Path, docs: Iterable[Doc], root: Path) -> list[Diagnostic
     (an image drawn at several sizes is matched to its places in source order)."""
     placed = placed_resolutions(pdf)
     problems = []
-    for doc, target, occurrence in source_images(docs, root):
+    for doc, target, occurrence in source_images(docs):
         path = Path(target) if Path(target).is_absolute() else root / target
         size = image_size(path)
         drawn = placed.get(size, []) if size else []
