@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
+SEAM_MARK = "\u21aa"  # ↪: what ends a line broken inside a code name
 
 
 def pdf_pages(pdf: Path) -> list[str]:
@@ -140,6 +141,9 @@ def glued_breaks(pdf_text: str, source: str) -> list[tuple[str, str]]:
                 continue
             if not re.search(r"\w", first):
                 continue  # a lone ",": poppler's reading order around math drawn as images
+            if re.fullmatch(r"\d{1,2}", a.strip()):
+                continue  # a line of one small number: an exponent or a mark poppler set apart
+            last = last.removesuffix(SEAM_MARK)  # a name broken at a seam, with its mark
             if at_seam(last, first) or any(f"{last} {first}" in t for t in spaced):
                 continue
             if last + first in words:
@@ -826,9 +830,6 @@ def inserted_hyphens(pdf: Path, source: str) -> list[str]:
     dash is not one."""
     text = unicodedata.normalize("NFKC", source)
     return [piece for piece in hyphenated(pdf) if piece and f"{piece}-" not in text]
-
-
-SEAM_MARK = "\u21aa"  # ↪: what ends a line broken inside a code name
 
 
 def broken_names(pdf: Path, names: set[str]) -> list[tuple[str, str]]:

@@ -202,14 +202,17 @@ def test_title_page_names_authors_translators_and_original(pages: list[str]) -> 
         assert expected in title, expected
 
 
-def test_running_heads_and_page_numbers(pages: list[str]) -> None:
+def test_running_heads_and_page_numbers(pages: list[str], built: kobook.BuildResult) -> None:
+    """Every written page of the body prints its folio, which is its page label (the body
+    counts from 1 on its first page, after the roman-numbered front matter)."""
+    labels = PdfReader(built.outputs["pdf"]).page_labels
     numbered = 0
     heads = 0
     written = 0
-    for index, text in enumerate(pages[4:], start=5):
+    for index, text in enumerate(pages[4:], start=4):
         lines = [line.strip() for line in text.split("\n") if line.strip()]
         written += bool(lines)  # blank pages before a chapter carry no number
-        if lines and str(index) in lines:
+        if lines and labels[index] in lines:
             numbered += 1
         if lines and (lines[0].endswith("ZeRO") or lines[0] == "초대규모 학습 플레이북 맛보기"):
             heads += 1
