@@ -31,9 +31,10 @@ import re
 from typing import Any
 
 # Per space, the extra width (in em of the line's font) spaces take before letters open.
-SPACE_STRETCH = 0.12
-# Per syllable, the most letter spacing a justified line gets (em).
-LETTER_MAX = 0.1
+SPACE_STRETCH = 0.16
+# Per syllable, the most letter spacing a justified line gets (em): under the 0.1 em gap
+# at which text extractors (poppler, pdfium) read a space, so a copied word stays whole.
+LETTER_MAX = 0.08
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 LETTERED = re.compile(r"[\uac00-\ud7a3]+")
 FIXED_PITCH = ("code", "kbd", "samp", "tt", "pre")
