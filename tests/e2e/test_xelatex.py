@@ -264,12 +264,14 @@ def test_xelatex_keeps_particles_with_latin_words(xe_book: tuple[Path, str, list
 @pytest.mark.slow
 def test_xelatex_has_no_loose_lines(xe_book: tuple[Path, str, list[str]]) -> None:
     # "About 1 em": a word kept with its particle or citation (keep_glued) can leave the
-    # line before it up to ~1.1 em loose, which beats sticking out into the margin.  One
-    # line in the playbook stays looser (1.55 em): `존재한다(num_attention_heads…` is a
-    # word, a bracket and a long inline code that may not be parted.
+    # line before it up to ~1.1 em loose, which beats sticking out into the margin.  Since
+    # syllables no longer spread (issue 32: ko.TeX's glue between them stretches 0.01 em,
+    # not 0.04), the word spaces take that slack alone: two lines of the sample reach
+    # 1.35-1.38 em (a first line before ``GPT-3(175B)``, a URL before its particle), as
+    # tests/e2e/test_texture.py allows every engine.
     pdf = xe_book[0]
-    assert len(layout.loose_lines(pdf, ceiling=1.15)) <= 1, layout.loose_lines(pdf, 1.15)
-    assert layout.loose_lines(pdf, ceiling=2.0) == []
+    assert len(layout.loose_lines(pdf, ceiling=1.0)) <= 6, layout.loose_lines(pdf, 1.0)
+    assert layout.loose_lines(pdf, ceiling=1.6) == []
 
 
 @pytest.mark.slow

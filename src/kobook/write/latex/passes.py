@@ -5,6 +5,7 @@ between CJK characters, parts and chapter counters)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -415,8 +416,46 @@ def prepare(
         blocks = cjk_spaces(blocks)
     blocks = fallback_fonts(blocks, main_font, mono_font, fallbacks)
     blocks = seamed_names(blocks)
+    blocks = breakable_urls(blocks)
     mark = raw_block("latex", f"{CHAPTER_MARK}{doc.chapter.id}")
     return [mark, *part_page(part), *chapter_counter(doc), *blocks]
+
+
+WEB_ADDRESS = re.compile(r"https?://\S+")
+# Where a web address may break: after a slash, before a dot, underscore, question mark,
+# ampersand, equals sign or hash (Chicago 14.18: no hyphen, the mark starts the line).
+URL_SEAM = re.compile(r"(?<=/)(?=[^/])|(?<=\w)(?=[._?&=#])")
+
+
+def breakable_urls(blocks: Blocks) -> Blocks:
+    """Web addresses written as text (not links) may break at their seams: TeX has no
+    break point inside one, and with no hyphenation in a Korean line a long address ran
+    into the margin.  Links are ``\\url``/``\\href`` already, which xurl breaks."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] in ("Link", "Code", "Math", "RawInline"):
+            return node
+        if node["t"] != "Str" or "://" not in node["c"]:
+            return None
+        text = node["c"]
+        out: list[Any] = []
+        at = 0
+        for match in WEB_ADDRESS.finditer(text):
+            if match.start() > at:
+                out.append({"t": "Str", "c": text[at : match.start()]})
+            address = match.group(0)
+            cuts = [0, *(m.start() for m in URL_SEAM.finditer(address)), len(address)]
+            pieces = [address[a:b] for a, b in itertools.pairwise(cuts) if b > a]
+            for index, piece in enumerate(pieces):
+                if index:
+                    out.append(raw_inline("latex", "\\allowbreak{}"))
+                out.append({"t": "Str", "c": piece})
+            at = match.end()
+        if at < len(text):
+            out.append({"t": "Str", "c": text[at:]})
+        return out
+
+    return walk(blocks, action)
 
 
 def seamed_names(blocks: Blocks) -> Blocks:

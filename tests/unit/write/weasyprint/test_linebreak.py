@@ -277,7 +277,7 @@ def test_code_names_break_at_seams_to_spare_a_loose_line(tmp_path: Path) -> None
         before = max(gap for _, _, gap in word_gaps(kept))
         assert worst <= before + 0.05, (width, worst, before)
         # Whole names left gaps of 1.9–13 em; what stays over 1 em is a line no name ends.
-        assert worst <= 1.2, (width, worst)
+        assert worst <= 1.25, (width, worst)  # letters open by 0.08 em at most
         spared += before > 1.5
     assert seamed >= 4 and spared >= 4 and measured >= 4
 
