@@ -1119,6 +1119,8 @@ def lone_lines(pdf: Path, source: str) -> list[str]:
     ]
 
     whole = set(paragraphs)  # a line that is a paragraph of its own somewhere is no finding
+    _, page_foot = _text_area(pages, band)
+    head_end = (band or 0.0) + 0.5 * body
 
     def starts(key: str) -> bool:
         return key not in whole and any(
@@ -1136,6 +1138,12 @@ def lone_lines(pdf: Path, source: str) -> list[str]:
         if len(lines) < 3 or len(following) < 2:
             continue
         last, first = lines[-1], following[0]
+        # The text must run straight over the turn: a drawing after the page's last line
+        # (display math, a figure) or before the next page's first breaks the paragraph.
+        if any(last.bottom < shape.top < page_foot for shape in page.shapes):
+            continue
+        if any(head_end < shape.top and shape.bottom < first.top for shape in after.shapes):
+            continue
         key = squash(unicodedata.normalize("NFKC", last.text))
         if _is_plain(last, body) and len(key) >= 8 and starts(key):
             found.append(f"page {page.number}: orphan {last.text[:30]!r}")
