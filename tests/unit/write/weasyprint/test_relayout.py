@@ -145,7 +145,7 @@ def test_a_paragraph_grown_by_a_page_moves_the_contents_page_numbers(
 ) -> None:
     before = pdf_pages(session.out / "01.pdf")
     source = session.root / "book/01.md"
-    counts = typeset_after(session, source, "문단 0.5: ", "문단 0.5: " + SENTENCE * 40, tmp_path)
+    counts = typeset_after(session, source, "문단 0.5: ", "문단 0.5: " + SENTENCE * 80, tmp_path)
     after = pdf_pages(session.out / "01.pdf")
     assert len(after) > len(before)
     assert counts.reused > 0
