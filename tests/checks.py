@@ -26,10 +26,15 @@ HANGUL = re.compile(r"[\uac00-\ud7a3]")
 SEAM_MARK = "\u21aa"  # ↪: what ends a line broken inside a code name
 
 
-def pdf_pages(pdf: Path) -> list[str]:
-    """Text of each page (poppler's pdftotext; pages split on form feeds)."""
+def pdf_pages(pdf: Path, layout: bool = False) -> list[str]:
+    """Text of each page (poppler's pdftotext; pages split on form feeds).  ``layout``:
+    lines as laid out (``-layout``), so a code line and its comment stay one line."""
+    options = ["-layout"] if layout else []
     out = subprocess.run(
-        ["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True, check=True
+        ["pdftotext", *options, "-enc", "UTF-8", str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     pages = out.split("\f")
     if pages and not pages[-1].strip():

@@ -110,12 +110,7 @@ def test_sample_code_wrapped_at_tokens(sample_pdf: Path) -> None:
     source_lines = {" ".join(line.split()) for line in source_text().split("\n")}
     # -layout: a code line and its comment stay one line (the plain reading order may set
     # the comments of a block split at a page turn apart, as a column of their own).
-    text = subprocess.run(
-        ["pdftotext", "-layout", "-enc", "UTF-8", str(sample_pdf), "-"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    text = "\n".join(checks.pdf_pages(sample_pdf, layout=True))
     pairs = wrapped_pairs(text)
     assert pairs, "the sample's long FSDP line should wrap"
     for a, b in pairs:
