@@ -1,4 +1,5 @@
-"""The XeLaTeX PDF's text layer: a hyphen copies as the hyphen-minus the source typed.
+"""The XeLaTeX PDF's text layer: a hyphen copies as the hyphen-minus the source typed, a
+jamo as the jamo.
 
 Noto CJK (and many fonts) draw U+002D, U+2011 and U+00AD with one glyph, and
 xdvipdfmx writes one Unicode value per glyph in the font's ``/ToUnicode`` map: the
@@ -12,22 +13,37 @@ reproducible ``/ID`` are kept.
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 # A ``bfchar`` section of a ToUnicode CMap: ``<glyph> <unicode>`` pairs.
 BFCHAR = re.compile(rb"beginbfchar(.*?)endbfchar", re.S)
 # The hyphen's other code points, which the hyphen glyph should not copy as.
 HYPHEN_TWIN = re.compile(rb"(<[0-9A-Fa-f]+>\s*)<(?:2011|00[Aa][Dd])>")
+# Halfwidth Hangul jamo (U+FFA1–U+FFDC), which Noto CJK draws with the glyphs of the
+# compatibility jamo a Korean text uses (the index's ㄱ, ㄴ headings).
+JAMO_TWIN = re.compile(rb"(<[0-9A-Fa-f]+>\s*)<(FF[A-Da-d][0-9A-Fa-f])>")
+
+
+def jamo(match: re.Match[bytes]) -> bytes:
+    """A halfwidth jamo entry as the compatibility jamo of the same name."""
+    name = unicodedata.name(chr(int(match.group(2), 16)), "")
+    if not name.startswith("HALFWIDTH HANGUL LETTER "):
+        return match.group(0)
+    char = unicodedata.lookup(name.removeprefix("HALFWIDTH "))
+    return match.group(1) + f"<{ord(char):04X}>".encode()
 
 
 def ascii_hyphens(cmap: bytes) -> bytes:
-    """``cmap`` with each glyph that copies as U+2011 or U+00AD copying as U+002D.
+    """``cmap`` with each glyph that copies as U+2011 or U+00AD copying as U+002D, and
+    each that copies as a halfwidth jamo copying as the jamo Korean text uses.
 
     Only single-glyph entries change: a ``bfrange`` maps a run of glyphs from one
     start value, and is left as it is."""
 
     def section(match: re.Match[bytes]) -> bytes:
-        return match.group(0).replace(match.group(1), HYPHEN_TWIN.sub(rb"\1<002D>", match.group(1)))
+        fixed = JAMO_TWIN.sub(jamo, HYPHEN_TWIN.sub(rb"\1<002D>", match.group(1)))
+        return match.group(0).replace(match.group(1), fixed)
 
     return BFCHAR.sub(section, cmap)
 

@@ -26,3 +26,11 @@ def test_hyphen_glyphs_copy_as_hyphen_minus() -> None:
 def test_a_map_without_twins_is_unchanged() -> None:
     plain = CMAP.replace(b"<2011>", b"<0041>").replace(b"<00AD>", b"<0042>")
     assert ascii_hyphens(plain) == plain
+
+
+def test_halfwidth_jamo_copy_as_the_jamo_korean_uses() -> None:
+    # Noto CJK draws ㅎ (U+314E) and halfwidth ﾾ (U+FFBE) with one glyph; the index's
+    # group headings copied as the halfwidth one.
+    cmap = b"1 beginbfchar\n<0A01> <FFBE>\n<0A02> <FFA1>\nendbfchar"
+    fixed = ascii_hyphens(cmap)
+    assert b"<0A01> <314E>" in fixed and b"<0A02> <3131>" in fixed
