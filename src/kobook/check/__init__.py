@@ -23,7 +23,7 @@ from ..load.schema import CHECK_KEYS, as_choice
 from ..model import Config
 from ..source import parse_source
 from .dialects import kept_leaks, leaks_left
-from .glossary import load_glossary, terms_from, terms_used
+from .glossary import book_glossary, terms_from, terms_used
 from .model import SEVERITIES, Finding, Rule, Settings
 from .original import wanted, with_sync
 from .proof import CHK005, proven_fix
@@ -73,24 +73,9 @@ def settings_from(config: Config, root: Path) -> Settings:
             )
     words = (config.get("particles") or {}).get("words") or {}
     settings.particle_words = {str(k): str(v) for k, v in words.items()}
-    glossary_name = config.get("glossary") or "glossary.yaml"
-    glossary_path = root / str(glossary_name)
-    if glossary_path.exists() or glossary_path.is_symlink():
-        # Named in metadata.yaml: the message points there; else at the file itself.
-        where, line = glossary_path, 0
-        if config.get("glossary") and config.path is not None:
-            where = config.path
-            line = config.line("glossary")
-        inside(glossary_path, root, what="glossary file", file=where, line=line)
-    if glossary_path.is_file():
-        settings.glossary = {"terms": load_glossary(glossary_path), "path": glossary_path}
-    elif config.get("glossary"):
-        raise KobookError(
-            f"glossary file not found: {glossary_name}",
-            code="CFG012",
-            file=config.path,
-            hint="fix 'glossary:' in metadata.yaml",
-        )
+    found = book_glossary(root, config)
+    if found is not None:
+        settings.glossary = {"terms": found[0], "path": found[1]}
     return settings
 
 

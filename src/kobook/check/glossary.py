@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from ..boundary import inside
 from ..errors import KobookError
 from ..files.reading import read_yaml
 from ..source import SourceDoc
@@ -64,6 +65,31 @@ def load_glossary(path: Path) -> list[Term]:
                 hint=f"{source}: {{ko: ..., variants: [...]}}",
             )
     return terms
+
+
+def book_glossary(root: Path, config: Any) -> tuple[list[Term], Path] | None:
+    """The book's glossary (``glossary:`` in metadata.yaml, else ``glossary.yaml`` when
+    there is one) and its file; None without one.  A glossary named but missing is
+    CFG012; one that leads outside the book is refused."""
+    name = config.get("glossary") or "glossary.yaml"
+    path = root / str(name)
+    if path.exists() or path.is_symlink():
+        # Named in metadata.yaml: the message points there; else at the file itself.
+        where, line = path, 0
+        if config.get("glossary") and config.path is not None:
+            where = config.path
+            line = config.line("glossary")
+        inside(path, root, what="glossary file", file=where, line=line)
+    if path.is_file():
+        return load_glossary(path), path
+    if config.get("glossary"):
+        raise KobookError(
+            f"glossary file not found: {name}",
+            code="CFG012",
+            file=config.path,
+            hint="fix 'glossary:' in metadata.yaml",
+        )
+    return None
 
 
 def terms_from(settings: Settings) -> list[Term]:

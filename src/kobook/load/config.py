@@ -92,6 +92,7 @@ KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "upstream": ((dict,), "the original: {repository, ref, dialect, chapters} (kobook upstream)"),
     "edition": ((str, int), "edition on the copyright page, e.g. 초판 1쇄"),
     "print": ((bool,), "a print master: links in the text's colour in every PDF engine"),
+    "index": ((bool, dict), "the index (찾아보기): false, or {glossary: true}"),
     "half-title": ((bool,), "open with a half-title page (약표제지); default: print: true"),
     "colophon": (
         (dict,),
@@ -103,7 +104,7 @@ ORIGINAL_KEYS = {"title", "authors", "author", "url", "licence", "license", "yea
 ORIGINAL_KEYS |= {"lang"}  # the original's language: untranslated text is marked with it
 CAPTION_KEYS = {"figure", "table", "equation", "listing", "chapter", "section", "part", "appendix"}
 CAPTION_KEYS |= {"contents", "preface", "references", "by", "translated-by", "original"}
-CAPTION_KEYS |= {"licence", "missing-image"}
+CAPTION_KEYS |= {"licence", "missing-image", "index"}
 CAPTION_KEYS |= {"separator", "period"}  # the house style of numbers
 
 

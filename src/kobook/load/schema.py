@@ -46,6 +46,7 @@ CHECK_CHOICES = {
 NORMALIZE_KEYS = {"ignore", "select"}
 PARTICLE_KEYS = {"words"}
 PDF_KEYS = {"filename", "jobs", "bleed", "marks"}
+INDEX_KEYS = {"glossary"}
 SCALAR = (str, int, float, datetime.date)
 ISO_DATE = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
 
@@ -606,6 +607,16 @@ FONT_KEYS = (
     "emoji-font",
 )
 
+
+def index_section(value: Any, at: Where) -> None:
+    """``index:`` — true/false, or ``{glossary: true}``."""
+    if not isinstance(value, dict):
+        return
+    known_keys("index", value, INDEX_KEYS, at, "CFG005")
+    if not isinstance(value.get("glossary", False), bool):
+        at.fail("index.glossary should be true or false", "index", "glossary", code="CFG003")
+
+
 CHECKS: dict[str, Callable[[Any, Where], None]] = {
     **{key: font_value(key) for key in FONT_KEYS},
     "check": check_section,
@@ -618,6 +629,7 @@ CHECKS: dict[str, Callable[[Any, Where], None]] = {
     "original": original_section,
     "upstream": upstream_section,
     "colophon": colophon_section,
+    "index": index_section,
     "captions": captions_section,
     "chapters": chapters_entries,
     "linestretch": linestretch_value,

@@ -121,6 +121,19 @@ class Config:
         return bool(value) if isinstance(value, bool) else self.print_master
 
     @property
+    def index(self) -> bool:
+        """Does the book print an index (찾아보기) of its marked terms?  ``index: false``
+        leaves it out; a book with no mark has none either way."""
+        return self.raw.get("index") is not False
+
+    @property
+    def index_glossary(self) -> bool:
+        """``index: {glossary: true}``: every glossary term's first use in each chapter is
+        indexed too, with its source term beside it."""
+        value = self.raw.get("index")
+        return isinstance(value, dict) and value.get("glossary") is True
+
+    @property
     def original_lang(self) -> str:
         """The original's language (``original: {lang: en}``), ``en`` when not given or
         not a language tag: text still untranslated is marked as that language."""

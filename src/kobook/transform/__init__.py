@@ -23,6 +23,7 @@ from .figures import check_images, implicit_figures, number_figures
 from .headings import close_level_gaps, shift_headings
 from .html_inline import html_markup
 from .ids import unique_ids
+from .index_terms import mark_index
 from .leaks import report_leaks
 from .links import check_links, reader_links
 from .listings import number_listings
@@ -48,6 +49,7 @@ PASSES: list[tuple[str, Pass]] = [
     ("listings", number_listings),
     ("math-macros", expand_math_macros),  # \def in one formula holds for the later ones
     ("equations", number_equations),
+    ("index", mark_index),  # 찾아보기: each indexed place gets an id (before ids: unique)
     ("ids", unique_ids),
     ("sections", number_sections),
     ("crossrefs", resolve_crossrefs),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 from ..cache import Cache
@@ -47,6 +48,8 @@ class Context:
     chapter_files: dict[Path, Chapter] | None = None
     # (chapter id, URL after check_images) -> URL as written, for messages.
     source_urls: dict[tuple[str, str], str] = field(default_factory=dict)
+    # What a pass reads once a build (the glossary the index marks), by the pass's key.
+    memo: dict[tuple[str, str], Any] = field(default_factory=dict)
 
     def next_number(self, chapter: Chapter, kind: str) -> str:
         """The next number of ``kind`` ("fig", "tbl", "eq"): ``3.2`` (or ``3-2``, the
