@@ -1156,3 +1156,38 @@ def lone_lines(pdf: Path, source: str) -> list[str]:
         if _is_plain(first, body) and len(key) >= 2 and ends(key):
             found.append(f"page {after.number}: widow {first.text[:30]!r}")
     return found
+
+
+def link_targets(pdf: Path, first: int = 0) -> list[tuple[int, str, int | None, str | None]]:
+    """Every internal link from page ``first`` on: (its page, the text it covers, the page
+    it leads to, the named destination when it has one)."""
+    import pypdfium2 as pdfium
+    from pypdf import PdfReader
+
+    reader = PdfReader(pdf)
+    document = pdfium.PdfDocument(str(pdf))
+    where = {page.indirect_reference.idnum: i for i, page in enumerate(reader.pages)}
+    named = reader.named_destinations
+    found = []
+    for index in range(first, len(reader.pages)):
+        text = document[index].get_textpage()
+        for ref in reader.pages[index].get("/Annots") or []:
+            annot = ref.get_object()
+            if annot.get("/Subtype") != "/Link":
+                continue
+            dest = annot.get("/Dest")
+            action = annot.get("/A")
+            if dest is None and action is not None and action.get("/S") == "/GoTo":
+                dest = action.get("/D")
+            name = None
+            if isinstance(dest, str):
+                name = str(dest)
+                target = reader.get_destination_page_number(named[name]) if name in named else None
+            elif dest is not None:
+                target = where.get(dest[0].idnum)
+            else:
+                continue
+            x0, y0, x1, y1 = (float(v) for v in annot["/Rect"])
+            shown = text.get_text_bounded(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+            found.append((index, shown.strip(), target, name))
+    return found

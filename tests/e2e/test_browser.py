@@ -294,7 +294,7 @@ def test_pages_describe_themselves_and_load_images_lazily(site: Path) -> None:
     assert re.search(r"div\.equation, \.math\.display \{ break-inside: avoid", printed)
 
 
-SAMPLE_PAGES = ("index.html", "01-memory.html", "05-kernels.html")
+SAMPLE_PAGES = ("index.html", "01-memory.html", "05-kernels.html", "genindex.html")
 
 
 @pytest.mark.parametrize("page", SAMPLE_PAGES)

@@ -6,9 +6,10 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ...model import Book
+from ...model import Book, Doc
 from ...model.colophon import colophon
 from ...parse.ast import attr, text_inlines
+from ..shared.bookindex import book_index, index_blocks, section_links
 
 
 def title_page(book: Book) -> str:
@@ -58,3 +59,13 @@ def colophon_blocks(book: Book) -> list[Any]:
         {"t": "Header", "c": [1, heading, text_inlines(words.word("colophon"))]},
         {"t": "Div", "c": [attr("", ["colophon"]), body]},
     ]
+
+
+def book_index_blocks(book: Book, docs: list[Doc]) -> list[Any]:
+    """The index (찾아보기) before the copyright page: each entry links to the sections it
+    is marked in (a reading system's pages are its own, so there are no page numbers);
+    ``epub:type="index"`` tells a reading system what it is."""
+    groups = book_index(book, docs)
+    if not groups:
+        return []
+    return index_blocks(groups, book.config.words, section_links(lambda m: f"#{m.anchor}"))

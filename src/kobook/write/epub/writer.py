@@ -87,6 +87,7 @@ def write_epub(
     blocks: list[Any] = []
     for doc, prepared in zip(docs, chapters, strict=True):
         blocks += math.drawn_formulas(prepared, doc, failing, problems) if failing else prepared
+    blocks += pages.book_index_blocks(book, docs)
     blocks += pages.colophon_blocks(book)
     config = book.config
     env = environment(book.root, trusted=book.trusted)

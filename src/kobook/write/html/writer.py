@@ -19,7 +19,7 @@ import re
 import shutil
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -28,11 +28,13 @@ from ... import limits
 from ...cache import atomic_write
 from ...errors import Diagnostic
 from ...model import Book, Doc
+from ...model.bookindex import Group, Mark
 from ...parse.ast import copy_tree, iter_nodes, keyval
 from ...transform.remote import REMOTE_ATTR
 from ...version import __version__
 from ..shared import passes, svgclean
 from ..shared.blockhtml import BlockHtml
+from ..shared.bookindex import book_index, by_section
 from ..shared.common import (
     atomic_directory,
     blocks_to_html,
@@ -288,6 +290,8 @@ class SitePlan:
     positions: dict[str, int]  # chapter id → index in ``chapters``
     common: dict[str, Any]  # what every template gets
     pages: list[str]  # every chapter page, in reading order
+    index: list[Group] = field(default_factory=list)  # the index (찾아보기), if any
+    index_page: str = ""  # its page: after the last chapter in the TOC and the pager
 
 
 DOWNLOADS_DIR = "downloads"
@@ -346,7 +350,45 @@ def plan_site(
         if item["level"] != 1:
             sections.setdefault(item["chapter_id"], []).append(item)
     pages = [page_name(doc) for doc in every]
-    return SitePlan(env, toc, chapters, sections, positions, common, pages)
+    index = book_index(book, every)
+    index_page = free_name(INDEX_PAGE, pages) if index else ""
+    if index:
+        entry = {"level": 1, "href": index_page, "number": "", "title": config.words.word("index")}
+        toc.append({**entry, "chapter_id": INDEX_PAGE, "part": ""})
+        positions[INDEX_PAGE] = len(chapters)
+        chapters.append(toc[-1])
+    return SitePlan(env, toc, chapters, sections, positions, common, pages, index, index_page)
+
+
+INDEX_PAGE = "genindex.html"  # the index's page, as Sphinx names it
+
+
+def free_name(name: str, taken: list[str]) -> str:
+    """``name``, or ``_name`` … when a chapter's page has it."""
+    while name in taken:
+        name = "_" + name
+    return name
+
+
+def genindex_page(plan: SitePlan, book: Book) -> str:
+    """The index's page: every entry with a link to each section it is marked in."""
+    position = plan.positions[INDEX_PAGE]
+
+    def locate(marks: list[Mark]) -> list[dict[str, str]]:
+        return [
+            {"href": f"{m.chapter_id}.html#{quote(m.anchor)}", "label": m.section}
+            for m in by_section(marks)
+        ]
+
+    return str(
+        plan.env.get_template(f"{TEMPLATES}/genindex.html.j2").render(
+            **plan.common,
+            nav=sidebar(plan.chapters, [], position, INDEX_PAGE),
+            groups=plan.index,
+            locate=locate,
+            prev=plan.chapters[position - 1] if position > 0 else None,
+        )
+    )
 
 
 def site_assets(env: Any) -> dict[str, bytes]:
@@ -464,6 +506,8 @@ def site_files(
     for doc, body in zip(docs, bodies, strict=True):
         files[page_name(doc)] = chapter_page(plan, book, doc, body).encode("utf-8")
     files["index.html"] = index_page(plan, book).encode("utf-8")
+    if plan.index:
+        files[plan.index_page] = genindex_page(plan, book).encode("utf-8")
     return files
 
 

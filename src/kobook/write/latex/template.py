@@ -22,6 +22,7 @@ from ...parse.ast import (
 from ...parse.pandoc import run_pandoc
 from ...version import __version__
 from ..shared import passes
+from ..shared.bookindex import book_index
 from ..shared.common import part_titles
 from ..shared.fonts import FontSet, fontconfig, squashed
 from ..shared.highlight import highlight_option
@@ -40,6 +41,8 @@ from ..shared.mathsvg import math_font as default_math_font
 from ..shared.mathsvg import stix_math_font
 from ..shared.setup import HYPHEN_LIMITS, PrintSetup, print_setup
 from ..shared.workdir import Assets
+from .bookindex import MACROS as INDEX_MACROS
+from .bookindex import index_latex
 from .passes import DEFINITIONS, Blocks, prepare
 from .places import OWN_TEMPLATE, TEMPLATES, includes_location, meta_location, template_path
 from .screen import (
@@ -389,6 +392,9 @@ def render_latex(
             mono_font=mono_font,
         )
     config = book.config
+    groups = book_index(book, docs)
+    if groups:  # 찾아보기, after the last chapter
+        blocks.append(raw_block("latex", INDEX_MACROS + index_latex(groups, config.words)))
     settings = class_settings(config, book)
     problems += settings.diagnostics
     meta: dict[str, Any] = {

@@ -22,7 +22,7 @@ from ..shared.setup import PrintSetup
 from ..shared.svgfonts import with_book_fonts
 from ..shared.tables import SCALE_KEY, TABCOLSEP, table_widths
 from ..shared.workdir import Assets
-from .values import label, label_of, string
+from .values import LABEL, label, label_of, string
 from .words import Blocks, box_blocks, boxed
 
 TEMPLATES = "typst"
@@ -129,6 +129,22 @@ def anchors(blocks: Blocks) -> Blocks:
             code = {"t": "CodeBlock", "c": [["", *node["c"][0][1:]], node["c"][1]]}
             return {"t": "Div", "c": [[ident, [], []], [code]]}
         return None
+
+    return walk(blocks, action)
+
+
+def index_marks(blocks: Blocks) -> Blocks:
+    """An index mark (``transform/index_terms.py``) as an invisible ``metadata`` element
+    with the mark's label before its text: the index asks where it is (pandoc would put
+    the label on the text before it, or on nothing when the span is empty)."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Span" or "index" not in node["c"][0][1] or not node["c"][0][0]:
+            return None
+        ident = node["c"][0][0]
+        if not LABEL.fullmatch(ident):
+            return walk(node["c"][1], action)
+        return [raw_inline("typst", f"#metadata(none)<{ident}>"), *walk(node["c"][1], action)]
 
     return walk(blocks, action)
 
@@ -305,6 +321,7 @@ def prepare(
     blocks = spans(
         blocks, setup.fonts.sans[0]
     )  # after the boxes: its raw markup would end their runs
+    blocks = index_marks(blocks)  # after the boxes, as spans: a mark sits between words
     blocks = running_head(blocks)
     mark = raw_block("typst", f"{CHAPTER_MARK}{doc.chapter.id}")
     opening = [raw_block("typst", f"#kopart({string(part)})")] if part else []

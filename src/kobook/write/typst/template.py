@@ -12,10 +12,12 @@ from typing import Any
 from ...cache import Cache
 from ...errors import Diagnostic, KobookError
 from ...model import Book, Doc
+from ...model.bookindex import Entry, Group
 from ...model.colophon import colophon
 from ...parse import api_version
 from ...parse.ast import iter_nodes, raw_block
 from ...parse.pandoc import run_pandoc
+from ..shared.bookindex import book_index
 from ..shared.common import part_titles, text_chars
 from ..shared.highlight import tmtheme
 from ..shared.latexmeta import sides
@@ -26,7 +28,7 @@ from ..shared.workdir import Assets
 from . import bodies
 from .formulas import failing_math, math_images
 from .passes import TEMPLATES, dangling_links, labelled, prepare
-from .values import Code, length, typst_environment
+from .values import LABEL, Code, length, typst_environment
 from .words import Blocks
 
 
@@ -97,6 +99,7 @@ def template_variables(book: Book, setup: PrintSetup) -> dict[str, Any]:
         "translators": ", ".join(config.translators),
         "date": config.date_text or "",
         "contents": words.word("contents"),
+        "indextitle": words.word("index"),
         "original": original_line(book),
         "byline": words.names("by", config.authors) if config.authors else "",
         "translatedby": words.names("translated-by", config.translators)
@@ -180,12 +183,28 @@ def render_typst(
     for entry in kept:
         assets.files.update({name: Path(path) for name, path in entry.assets.items()})
     variables = template_variables(book, setup)
+    variables["index"] = index_value(book_index(book, docs))
     template = typst_environment(book.root, book.trusted).get_template(f"{TEMPLATES}/book.typ")
     return Rendered(
         template.render(body=Code("".join(entry.typst for entry in kept)), **variables),
         [problem for entry in kept for problem in entry.problems],
         set().union(*(set(entry.chars) for entry in kept)),
     )
+
+
+def index_value(groups: list[Group]) -> list[dict[str, Any]]:
+    """The index (``write/shared/bookindex.py``) as the template reads it: groups of
+    entries, each with its term, source term, marks' labels and sub-entries."""
+
+    def entry(item: Entry) -> dict[str, Any]:
+        return {
+            "term": item.term,
+            "original": item.original,
+            "marks": [mark.anchor for mark in item.marks if LABEL.fullmatch(mark.anchor)],
+            "subs": [entry(sub) for sub in item.subs],
+        }
+
+    return [{"label": g.label, "entries": [entry(e) for e in g.entries]} for g in groups]
 
 
 def prepare_chapter(

@@ -26,6 +26,7 @@ from ...reproducible import w3c_datetime
 from ...version import __version__
 from ..shared import passes
 from ..shared.blockhtml import BlockHtml
+from ..shared.bookindex import book_index
 from ..shared.common import (
     atomic_output,
     blocks_to_html,
@@ -44,6 +45,7 @@ from . import breaks, figures, images, justify, parallel, relayout, reproducible
 from .fetch import BookFetcher, refused_problems
 from .labels import label_pages
 from .linebreak import KEEP_ALL, install
+from .pageindex import numbered_pages
 from .printready import VERSION as IMAGE_VERSION
 from .printready import needs_conversion, print_ready
 
@@ -254,6 +256,7 @@ def render_html(
         colophon=colophon(config),
         half_title=config.half_title,
         toc=toc,
+        index=book_index(book, docs),
         parts=part_of,
         chapters=chapters,
         css=css,
@@ -398,14 +401,16 @@ def write_pdf(
     try:
         with atomic_output(out) as tmp:
             settings = {"base_url": base_url, "fetcher": fetcher, "glyphs": glyphs}
-            if work is None or not parallel.write(
-                work, book.config.title, tmp, {**settings, "options": options}
-            ):
+            settings["options"] = options
+            if work is None or not parallel.write(work, book.config.title, tmp, settings):
                 source = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
                 document = source.render(**options)
-                document.write_pdf(tmp, **options)
-                if laid is not None:
+                if laid is not None:  # the preview: the index shows each mark's page
+                    document.write_pdf(tmp, **options)
                     relayout.remember(laid, document.pages)
+                else:
+                    numbered = numbered_pages(document, html, book.config.title, settings)
+                    numbered.write_pdf(tmp, **options)
             labelled = tmp.with_name(tmp.name + ".labels")
             try:
                 if label_pages(tmp, labelled):  # roman front matter, the body from 1

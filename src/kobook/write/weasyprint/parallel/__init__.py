@@ -12,6 +12,9 @@ its own, and pypdf joins the PDFs.  What crosses a cut is carried over:
 * **the contents' page numbers** — the front matter (title page, contents) is
   laid out by the parent, each entry's number written in (``data-page``, see
   ``pdf/book.css.j2``);
+* **the index's page numbers** — the index (and the copyright page after it) is the
+  last run, started once every other run has counted its pages, each entry's numbers
+  written in (``Cut.tail_document``);
 * **footnote numbers**, which run through the book — a run's counter starts
   where the runs before it end;
 * **the book's title in the running heads**, which the title page sets;
@@ -110,37 +113,55 @@ def write(work: Plan, title: str, out: Path, settings: dict[str, Any]) -> bool:
     documents, starts, footnotes = run_documents(work, title)
     workers: list[Worker] = []
     with scratch("runs") as folder:
+
+        def start_run(html: str) -> Worker:
+            mine, theirs = context.Pipe()
+            pdf = Path(folder) / f"run-{len(workers)}.pdf"
+            process = context.Process(
+                target=lay_out_run, args=(theirs, html, pdf, settings), daemon=True
+            )
+            process.start()
+            theirs.close()
+            workers.append(Worker(process, mine, pdf))
+            return workers[-1]
+
+        done = 0
+        pages: dict[str, int] = {}
+        blanks: list[int] = []
+        body = 0  # the first body page's place in the PDF: its folio is 1 (book.css.j2)
+
+        def settle(worker: Worker, start: int, end: int) -> None:
+            """A run has laid out: place its pages after the ones before it and let it paint."""
+            nonlocal done, body
+            count, anchors, counted = worker.receive("laid")
+            if start + counted != end:
+                raise Fallback("footnotes were not counted as planned")
+            blank = 1 if work.openright and done % 2 else 0
+            first = done + blank + 1
+            body = body or first
+            folio = first - body + 1
+            worker.conn.send(("paint", folio))
+            pages.update({name: folio + index for name, index in anchors.items()})
+            blanks.append(blank)
+            done = first + count - 1
+
         try:
-            for index, html in enumerate(documents):
-                mine, theirs = context.Pipe()
-                pdf = Path(folder) / f"run-{index}.pdf"
-                process = context.Process(
-                    target=lay_out_run, args=(theirs, html, pdf, settings), daemon=True
-                )
-                process.start()
-                theirs.close()
-                workers.append(Worker(process, mine, pdf))
+            for html in documents:
+                start_run(html)
             found = settings["glyphs"].characters
             before = dict(found)
             front_pages = len(front_matter(work.cut, {}, settings).pages)
             found.clear()  # the front matter is laid out again: its tofu counts once
             found.update(before)
             done = front_pages
-            pages: dict[str, int] = {}
-            blanks = []
-            body = 0  # the first body page's place in the PDF: its folio is 1 (book.css.j2)
-            for worker, start, end in zip(workers, starts, [*starts[1:], footnotes], strict=True):
-                count, anchors, counted = worker.receive("laid")
-                if start + counted != end:
-                    raise Fallback("footnotes were not counted as planned")
-                blank = 1 if work.openright and done % 2 else 0
-                first = done + blank + 1
-                body = body or first
-                folio = first - body + 1
-                worker.conn.send(("paint", folio))
-                pages.update({name: folio + index for name, index in anchors.items()})
-                blanks.append(blank)
-                done = first + count - 1
+            for worker, start, end in zip(
+                list(workers), starts, [*starts[1:], footnotes], strict=True
+            ):
+                settle(worker, start, end)
+            if work.tail:  # the index, now that every page it names is known
+                numbers = {name: str(folio) for name, folio in pages.items()}
+                tail = work.cut.tail_document(work.tail, title, footnotes, numbers)
+                settle(start_run(tail), footnotes, footnotes)
             wait([worker.conn for worker in workers])
             opening = front_matter(work.cut, pages, settings)
             if len(opening.pages) != front_pages:

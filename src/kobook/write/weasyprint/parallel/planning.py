@@ -7,6 +7,7 @@ from __future__ import annotations
 import html as html_text
 import re
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -22,6 +23,8 @@ TOC_LINK = re.compile(r'<a href="#([^"]+)">')
 CLASSES = re.compile(r'\sclass="([^"]*)"')
 IMAGE_SOURCE = re.compile(r'<img\b[^>]*?\ssrc="([^"]+)"')
 TAG = re.compile(r"<[^>]+>")
+INDEX_PAGES = re.compile(r'<span class="index-pages">(.*?)</span>', re.S)
+MARK_LINK = re.compile(r'<a href="#([^"]+)">[^<]*</a>')
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,25 @@ class Cut:
         start = self.start.replace("</head>", rule + "</head>", 1)
         return start + "<body>" + "".join(self.chapters[i] for i in chapters) + self.tail
 
+    def tail_document(
+        self, chapters: range, title: str, footnotes: int, folios: Mapping[str, str]
+    ) -> str:
+        """Chapters ``chapters`` (the index and what follows it) as a run's document, each
+        index entry's page numbers written in: each page once, in the order of the
+        marks, each a link to the first mark on it (``folios``: each anchor's)."""
+
+        def entry(match: re.Match[str]) -> str:
+            shown: list[str] = []
+            links = []
+            for name in MARK_LINK.findall(match.group(1)):
+                folio = folios.get(unquote(html_text.unescape(name)))
+                if folio and folio not in shown:
+                    shown.append(folio)
+                    links.append(f'<a href="#{name}">{folio}</a>')
+            return f'<span class="index-pages numbered">{", ".join(links)}</span>'
+
+        return INDEX_PAGES.sub(entry, self.run_document(chapters, title, footnotes))
+
 
 def cut(html: str) -> Cut | None:
     """The print HTML cut at the template's marks; None when a mark is missing
@@ -70,6 +92,16 @@ def cut(html: str) -> Cut | None:
         return None
     last, tail = pieces[-1].split(END_MARK, 1)
     return Cut(start, pieces[0], [*pieces[1:-1], last], tail)
+
+
+# The index's piece (book.html.j2): it and what follows are laid out once every other
+# piece's pages are known, with its page numbers written in (``pageindex.py``).
+INDEX_PIECE = '<section class="chapter chapter-index book-index">'
+
+
+def tail_start(pieces: Cut) -> int | None:
+    """The piece the index opens, or None without an index."""
+    return next((i for i, piece in enumerate(pieces.chapters) if INDEX_PIECE in piece), None)
 
 
 # What a run cannot honour in a book's own stylesheet: counters and strings carried from
@@ -172,19 +204,24 @@ def plan(html: str, *, jobs: int, sides: dict[str, bool], folders: list[Path]) -
     pieces = cut(html)
     if pieces is None or len(pieces.chapters) < 2:
         return None
-    weights = [weight(chapter, folders) for chapter in pieces.chapters]
-    if sum(weights) < MIN_WEIGHT:
+    start = tail_start(pieces)
+    body = pieces.chapters[:start] if start is not None else pieces.chapters
+    weights = [weight(chapter, folders) for chapter in body]
+    if not weights or sum(weights) < MIN_WEIGHT:
         return None
-    return Plan(pieces, runs(weights, jobs), sides["openright"])
+    tail = range(len(body), len(pieces.chapters))
+    return Plan(pieces, runs(weights, jobs), sides["openright"], tail)
 
 
 @dataclass(frozen=True)
 class Plan:
-    """The cut book, its runs, and whether every run opens on a right-hand page."""
+    """The cut book, its runs, whether every run opens on a right-hand page, and the pieces
+    laid out once the runs' pages are known."""
 
     cut: Cut
     runs: list[range]
     openright: bool
+    tail: range = range(0)  # the index and what follows: laid out last (pageindex.py)
 
 
 class Fallback(Exception):
