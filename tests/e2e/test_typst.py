@@ -368,6 +368,26 @@ def test_corpus_playbook_through_typst(playbook_typst: kobook.BuildResult) -> No
     assert [(page, head) for page, _, head in openings if head] == []
 
 
+def test_figures_float_to_the_foot_and_stay_in_their_chapter(
+    playbook_typst: kobook.BuildResult,
+) -> None:
+    """Issue 32: a figure that did not fit left its page a third to half white (five pages
+    of the playbook); now it floats to the foot of the page (or the next), the text after
+    it filling the page, and never into the next chapter."""
+    pdf = playbook_typst.outputs["pdf"]
+    assert layout.figure_gaps(pdf) == []
+    last_figure: dict[int, int] = {}
+    opening: dict[int, int] = {}
+    for index, page in enumerate(pdf_pages(pdf)):
+        for chapter in re.findall(r"그림 (\d+)\.\d+\.", page):
+            last_figure[int(chapter)] = index
+        if found := re.match(r"\s*(\d+)장\n", page):
+            opening.setdefault(int(found.group(1)), index)
+    assert len(last_figure) > 5 and len(opening) > 10
+    late = [c for c, page in last_figure.items() if page >= opening.get(c + 1, page + 1)]
+    assert late == []
+
+
 @pytest.mark.slow
 def test_corpus_distill_book_through_typst(tmp_path: Path) -> None:
     """The scaling book's math: pandoc writes symbols Typst 0.14 renamed (``times.circle``)
