@@ -160,7 +160,7 @@ def test_html_site_is_offline_and_links_resolve(built: kobook.BuildResult) -> No
     site = built.outputs["html"].parent
     assert html_problems(site) == []
     pages = sorted(site.glob("*.html"))
-    assert len(pages) == 7  # index + 5 chapters + the 찾아보기 (genindex.html)
+    assert len(pages) == 8  # index + 옮긴이의 말 + 5 chapters + the 찾아보기 (genindex.html)
     index = (site / "index.html").read_text(encoding="utf-8")
     assert 'lang="ko' in index
     chapter = (site / "01-memory.html").read_text(encoding="utf-8")

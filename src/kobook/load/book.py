@@ -26,6 +26,7 @@ from ..model import Book, Chapter, Config, Lines
 from ..source.headings import heading_levels
 from .config import load_config, validate
 from .discover import discover
+from .front import front_first
 from .ids import assign_ids, number_chapters
 from .splitting import (
     chapter_level,
@@ -108,6 +109,7 @@ def load_book(root: Path, config: Config | None = None) -> Book:
     too_many(chapters, limits.MAX_CHAPTERS)
     if not config.title and title:
         config.raw["title"] = title
+    chapters = front_first(chapters, config, root)
     number_chapters(chapters)
     assign_ids(chapters, level, len(sources) > 1)
     book = Book(root=root, config=config, chapters=chapters, discovery=found_files.reason)
@@ -149,6 +151,7 @@ def book_from_layout(root: Path, config: Config, layout: Layout) -> Book:
     in_page = layout.numbers_in_page or "numbersections" in config.raw
     chapters = [layout_chapter(unit, config, layout.table, notes, in_page) for unit in layout.units]
     too_many(chapters, limits.MAX_CHAPTERS)
+    chapters = front_first(chapters, config, root)
     number_chapters(chapters)
     assign_ids(chapters, 1, True)
     return Book(

@@ -66,6 +66,7 @@ PANDOC_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
 
 KOBOOK_KEYS: dict[str, tuple[tuple[type, ...], str]] = {
     "chapters": ((list,), "chapter files, in order"),
+    "front-matter": ((str, list), "chapters set before the body: 옮긴이의 말, 옮긴이 소개"),
     "translators": ((str, list), "translator or list of translators"),
     "original": ((dict,), "the original work: title, authors, url, licence"),
     "cover": ((str,), "cover image"),

@@ -64,7 +64,9 @@ class Chapter:
     title: str = ""
     number: int | None = None  # None: unnumbered (preface, references, ``{-}``)
     shift: int = 0  # heading levels to remove (chapter-level - 1)
-    kind: str = "chapter"  # "chapter" | "preface" | "appendix" | "backmatter"
+    # "chapter" | "preface" | "appendix" | "backmatter" | "front" (front-matter: before
+    # the body, in the front matter's folios: load/front.py)
+    kind: str = "chapter"
     meta: dict[str, Any] = field(default_factory=dict)  # the file's front matter
     lang: str = ""  # BCP 47: front matter ``lang``, else the book's
     # File and line of each line of ``text`` once a dialect has rewritten it or joined

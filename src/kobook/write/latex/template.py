@@ -377,7 +377,13 @@ def render_latex(
     mono_font = str(fonts.named.get("monofont") or cjk_mono(fonts))
     blocks: Blocks = [raw_block("latex", DEFINITIONS)]
     parts = part_titles(docs, book.config.words)
+    body_started = False
     for doc in docs:
+        if doc.chapter.kind != "front" and not body_started:
+            # The body's page 1: after the contents and the front-matter: chapters (옮긴이의
+            # 말), which \frontmatter numbers i, ii, … and leaves unnumbered.
+            blocks.append(raw_block("latex", "\\mainmatter"))
+            body_started = True
         blocks += prepare(
             doc,
             book,

@@ -185,8 +185,11 @@ def render_typst(
     variables = template_variables(book, setup)
     variables["index"] = index_value(book_index(book, docs))
     template = typst_environment(book.root, book.trusted).get_template(f"{TEMPLATES}/book.typ")
+    front = [e.typst for d, e in zip(docs, entries, strict=True) if e and d.chapter.kind == "front"]
+    body = [e.typst for d, e in zip(docs, entries, strict=True) if e and d.chapter.kind != "front"]
     return Rendered(
-        template.render(body=Code("".join(entry.typst for entry in kept)), **variables),
+        # front-matter: chapters (옮긴이의 말) after the contents, in its folios i, ii, …
+        template.render(front=Code("".join(front)), body=Code("".join(body)), **variables),
         [problem for entry in kept for problem in entry.problems],
         set().union(*(set(entry.chars) for entry in kept)),
     )

@@ -17,20 +17,21 @@ from __future__ import annotations
 from typing import Any
 
 from .labels import BODY_START
-from .parallel.planning import footnote_count, tail_start
+from .parallel.planning import footnote_count, roman, tail_start
 
 
 def folios(pages: list[Any]) -> tuple[dict[str, str], int]:
-    """Each anchor's folio in a laid-out book (the body's first page is 1: ``labels.py``),
-    and the body's first page's index."""
+    """Each anchor's folio in a laid-out book (the body's first page is 1, the pages before
+    it i, ii, …: ``labels.py``), and the body's first page's index."""
     body = next(
         (i for i, page in enumerate(pages) if any(n.startswith(BODY_START) for n in page.anchors)),
         0,
     )
     found: dict[str, str] = {}
-    for index, page in enumerate(pages[body:], start=body):
+    for index, page in enumerate(pages):
+        folio = str(index - body + 1) if index >= body else roman(index + 1)
         for name in page.anchors:
-            found.setdefault(name, str(index - body + 1))
+            found.setdefault(name, folio)
     return found, body
 
 

@@ -256,6 +256,7 @@ def render_html(
         colophon=colophon(config),
         half_title=config.half_title,
         toc=toc,
+        front={doc.chapter.id for doc in docs if doc.chapter.kind == "front"},
         index=book_index(book, docs),
         parts=part_of,
         chapters=chapters,

@@ -58,6 +58,7 @@ from .planning import (
     cut,
     footnote_count,
     plan,
+    roman,
     runs,
     styles_allow_runs,
     weight,
@@ -150,7 +151,10 @@ def write(work: Plan, title: str, out: Path, settings: dict[str, Any]) -> bool:
                 start_run(html)
             found = settings["glyphs"].characters
             before = dict(found)
-            front_pages = len(front_matter(work.cut, {}, settings).pages)
+            laid = front_matter(work.cut, {}, settings).pages
+            front_pages = len(laid)
+            # The front matter's folios (its pages keep their places: counted below).
+            front_folios = {n: roman(i + 1) for i, page in enumerate(laid) for n in page.anchors}
             found.clear()  # the front matter is laid out again: its tofu counts once
             found.update(before)
             done = front_pages
@@ -159,7 +163,7 @@ def write(work: Plan, title: str, out: Path, settings: dict[str, Any]) -> bool:
             ):
                 settle(worker, start, end)
             if work.tail:  # the index, now that every page it names is known
-                numbers = {name: str(folio) for name, folio in pages.items()}
+                numbers = {**front_folios, **{n: str(folio) for n, folio in pages.items()}}
                 tail = work.cut.tail_document(work.tail, title, footnotes, numbers)
                 settle(start_run(tail), footnotes, footnotes)
             wait([worker.conn for worker in workers])

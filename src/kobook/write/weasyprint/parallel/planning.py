@@ -81,6 +81,20 @@ class Cut:
         return INDEX_PAGES.sub(entry, self.run_document(chapters, title, footnotes))
 
 
+def roman(number: int) -> str:
+    """``number`` in lower-case roman numerals: the front matter's folios (``book.css.j2``)."""
+    out = ""
+    for value, letters in ROMAN:
+        while number >= value:
+            out += letters
+            number -= value
+    return out
+
+
+ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc")]
+ROMAN += [(50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
+
+
 def cut(html: str) -> Cut | None:
     """The print HTML cut at the template's marks; None when a mark is missing
     (a book's own ``book.html.j2`` need not have them)."""
