@@ -1,0 +1,50 @@
+"""A PDF a screen reader and a search can use (issue 32): tagged with its logical
+structure where the engine can tag, its language, and page labels that are the folios."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import kobook
+from tests.checks import page_labels
+
+ENGINES = ["weasyprint", "xelatex", "typst"]
+# XeLaTeX cannot tag here: Debian's TeX Live 2022 has tagpdf 0.98, which does not tag
+# under XeTeX (README: "태그 PDF").
+TAGGING = ["weasyprint", "typst"]
+
+
+def pdfinfo(pdf: Path, *options: str) -> str:
+    return subprocess.run(
+        ["pdfinfo", *options, str(pdf)], capture_output=True, text=True, check=True
+    ).stdout
+
+
+@pytest.mark.parametrize("engine", TAGGING)
+def test_tagged_with_the_whole_book_in_its_structure(
+    sample_build: Callable[[str], kobook.BuildResult], engine: str
+) -> None:
+    pdf = sample_build(engine).outputs["pdf"]
+    assert "Tagged:          yes" in pdfinfo(pdf)
+    tree = pdfinfo(pdf, "-struct-text")
+    # From the title page to the last chapter and the index: WeasyPrint lays the book out
+    # in runs, each tagged alone, and the join keeps every run's tree.
+    for text in ("초대규모 학습 플레이북 맛보기", "옮긴이의 말", "FP8", "찾아보기"):
+        assert text in tree, text
+    assert tree.count("H1") >= 7  # 옮긴이의 말, five chapters, the index
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_language_and_page_labels(
+    sample_build: Callable[[str], kobook.BuildResult], engine: str
+) -> None:
+    from pypdf import PdfReader
+
+    pdf = sample_build(engine).outputs["pdf"]
+    assert PdfReader(pdf).trailer["/Root"]["/Lang"] == "ko-KR"
+    labels = page_labels(pdf)
+    assert "1" in labels and "ii" in labels and labels["ii"] < labels["1"]
