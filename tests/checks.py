@@ -1191,3 +1191,17 @@ def link_targets(pdf: Path, first: int = 0) -> list[tuple[int, str, int | None, 
             shown = text.get_text_bounded(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
             found.append((index, shown.strip(), target, name))
     return found
+
+
+def font_pages(pdf: Path) -> dict[int, int]:
+    """Each font object the pages use → the first page that uses it: reading those pages
+    reads every font the PDF has."""
+    from pypdf import PdfReader
+
+    first: dict[int, int] = {}
+    for index, page in enumerate(PdfReader(pdf).pages):
+        resources = page.get("/Resources")
+        fonts = resources.get_object().get("/Font") if resources is not None else None
+        for ref in fonts.get_object().values() if fonts is not None else []:
+            first.setdefault(getattr(ref, "idnum", id(ref)), index)
+    return first

@@ -24,7 +24,7 @@ import pytest
 from kobook import build, import_repository
 from kobook.api import BuildResult
 from kobook.errors import Diagnostic
-from tests.checks import epubcheck
+from tests.checks import epubcheck, font_pages, squash
 from tests.conftest import COUNTERS, RUST_BOOK, SCALING, need_corpus
 
 pytestmark = [pytest.mark.slow, pytest.mark.corpus]
@@ -375,6 +375,28 @@ def test_rust_pdf_has_no_blank_pages_and_passes_the_counters(rust: Built) -> Non
     ).stdout
     summary = dict(re.findall(r"(\w+)=(\d+)", out.strip().splitlines()[-1]))
     assert summary and all(int(v) == 0 for k, v in summary.items() if k != "fname"), out
+
+
+def test_rust_pdf_fonts_read_back_in_pypdf_and_pdfplumber(rust: Built) -> None:
+    """Issue 32: the 614-page WeasyPrint Rust book wrote fonts with a CMap pypdf and
+    pdfplumber could not read.  Reading one page per font reads every font the PDF has."""
+    import warnings
+
+    import pdfplumber
+    from pypdf import PdfReader
+
+    fonts = font_pages(rust.pdf)
+    pages = sorted(set(fonts.values()))
+    assert len(fonts) >= 10
+    reader = PdfReader(rust.pdf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a CMap pypdf cannot read is a warning there
+        texts = [reader.pages[i].extract_text() for i in pages]
+    with pdfplumber.open(rust.pdf) as document:
+        plumbed = [document.pages[i].extract_text() or "" for i in pages]
+    for index, text, other in zip(pages, texts, plumbed, strict=True):
+        expected = squash(rust.pages[index])[:40]
+        assert expected in squash(text) and expected in squash(other), index
 
 
 def test_both_dialect_books_make_an_epub_epubcheck_passes(scaling: Built, rust: Built) -> None:
