@@ -28,13 +28,13 @@ from ... import limits
 from ...cache import atomic_write
 from ...errors import Diagnostic
 from ...model import Book, Doc
-from ...model.bookindex import Group, Mark
+from ...model.bookindex import Group
 from ...parse.ast import copy_tree, iter_nodes, keyval
 from ...transform.remote import REMOTE_ATTR
 from ...version import __version__
 from ..shared import passes, svgclean
 from ..shared.blockhtml import BlockHtml
-from ..shared.bookindex import book_index, by_section
+from ..shared.bookindex import book_index
 from ..shared.common import (
     atomic_directory,
     blocks_to_html,
@@ -47,7 +47,8 @@ from ..shared.mathsvg import MathError, formula, img_tag, render_math, undrawn
 from ..shared.sanitize import sanitize_blocks
 from ..shared.tables import empty_header_cells
 from ..shared.templates import environment
-from . import search
+from . import genindex, search
+from .genindex import INDEX_PAGE, free_name
 from .images import lazy_images, sized_images
 
 # This writer's folder of templates: under kobook's own templates/, and the book's.
@@ -353,39 +354,22 @@ def plan_site(
     index = book_index(book, every)
     index_page = free_name(INDEX_PAGE, pages) if index else ""
     if index:
-        entry = {"level": 1, "href": index_page, "number": "", "title": config.words.word("index")}
+        entry = genindex.contents_entry(index_page, config.words.word("index"))
         toc.append({**entry, "chapter_id": INDEX_PAGE, "part": ""})
         positions[INDEX_PAGE] = len(chapters)
         chapters.append(toc[-1])
     return SitePlan(env, toc, chapters, sections, positions, common, pages, index, index_page)
 
 
-INDEX_PAGE = "genindex.html"  # the index's page, as Sphinx names it
-
-
-def free_name(name: str, taken: list[str]) -> str:
-    """``name``, or ``_name`` … when a chapter's page has it."""
-    while name in taken:
-        name = "_" + name
-    return name
-
-
 def genindex_page(plan: SitePlan, book: Book) -> str:
-    """The index's page: every entry with a link to each section it is marked in."""
+    """The index's page (``genindex.py``), in the site's frame."""
     position = plan.positions[INDEX_PAGE]
-
-    def locate(marks: list[Mark]) -> list[dict[str, str]]:
-        return [
-            {"href": f"{m.chapter_id}.html#{quote(m.anchor)}", "label": m.section}
-            for m in by_section(marks)
-        ]
-
     return str(
         plan.env.get_template(f"{TEMPLATES}/genindex.html.j2").render(
             **plan.common,
             nav=sidebar(plan.chapters, [], position, INDEX_PAGE),
             groups=plan.index,
-            locate=locate,
+            locate=genindex.locate,
             prev=plan.chapters[position - 1] if position > 0 else None,
         )
     )
