@@ -3,6 +3,7 @@ structure where the engine can tag, its language, and page labels that are the f
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import kobook
-from tests.checks import page_labels
+from tests.checks import page_labels, squash
 
 ENGINES = ["weasyprint", "xelatex", "typst"]
 # XeLaTeX cannot tag here: Debian's TeX Live 2022 has tagpdf 0.98, which does not tag
@@ -19,8 +20,10 @@ TAGGING = ["weasyprint", "typst"]
 
 
 def pdfinfo(pdf: Path, *options: str) -> str:
+    # Typst writes a title's /T in UTF-16, which pdfinfo prints as bytes: replaced.
+    command = ["pdfinfo", *options, str(pdf)]
     return subprocess.run(
-        ["pdfinfo", *options, str(pdf)], capture_output=True, text=True, check=True
+        command, capture_output=True, text=True, errors="replace", check=True
     ).stdout
 
 
@@ -31,11 +34,13 @@ def test_tagged_with_the_whole_book_in_its_structure(
     pdf = sample_build(engine).outputs["pdf"]
     assert "Tagged:          yes" in pdfinfo(pdf)
     tree = pdfinfo(pdf, "-struct-text")
+    # The structure's text (Typst tags word by word: "옮긴이의", " ", "말").
+    text = squash("".join(re.findall(r'^\s*"(.*)"$', tree, re.M)))
     # From the title page to the last chapter and the index: WeasyPrint lays the book out
     # in runs, each tagged alone, and the join keeps every run's tree.
-    for text in ("초대규모 학습 플레이북 맛보기", "옮긴이의 말", "FP8", "찾아보기"):
-        assert text in tree, text
-    assert tree.count("H1") >= 7  # 옮긴이의 말, five chapters, the index
+    for words in ("초대규모 학습 플레이북 맛보기", "옮긴이의 말", "FP8 학습", "찾아보기"):
+        assert squash(words) in text, words
+    assert len(re.findall(r"^\s*H1\b", tree, re.M)) >= 7  # 옮긴이의 말, 5 chapters, index
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -89,7 +89,11 @@ def assert_same_book(runs: Path, one: Path, tmp_path: Path) -> None:
 def structure(pdf: Path) -> str:
     """The PDF's logical structure with its text, as poppler reads it."""
     return subprocess.run(
-        ["pdfinfo", "-struct-text", str(pdf)], capture_output=True, text=True, check=True
+        ["pdfinfo", "-struct-text", str(pdf)],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        check=True,
     ).stdout
 
 
