@@ -550,14 +550,27 @@ def _drawn_leader(page: _Page, line: _Line) -> bool:
     )
 
 
+INDEX_TITLES = ("찾아보기", "Index", "索引")
+
+
+def _index_start(pages: tuple[_Page, ...]) -> int:
+    """Where the index (찾아보기) begins: its two columns share baselines, so a left
+    entry and a right one read as one line with a gap of many ems; no running text
+    follows it (the copyright page has none)."""
+    for index, page in enumerate(pages):
+        if any(line.text.replace(" ", "") in INDEX_TITLES for line in page.lines[:3]):
+            return index
+    return len(pages)
+
+
 def _full_lines(pdf: Path) -> Iterator[tuple[_Page, _Line]]:
     """The full justified lines of running text: body size, not bold or code, outside
-    tables, ending on a justified edge, and not a contents line (whose leader is no
-    word gap)."""
+    tables, ending on a justified edge, not a contents line (whose leader is no word
+    gap), and before the index."""
     pages = _layout(pdf)
     body = _body_size(pages)
     edges = _justified_edges(pages, body)
-    for page in pages:
+    for page in pages[: _index_start(pages)]:
         bands = _table_bands(page)
         for line in page.lines:
             if not _is_plain(line, body) or _in_bands(line, bands):

@@ -56,7 +56,39 @@ def mark_index(doc: Doc, ctx: Context) -> Doc:
     glossary = glossary_terms(ctx)
     if glossary:
         mark_glossary(doc.blocks, glossary, next_id)
+    hold_next_words(doc.blocks)
     return doc
+
+
+HELD: dict[str, Any] = {"t": "Str", "c": ""}  # a word a mark took (this object, not its like)
+
+
+def hold_next_words(value: Any) -> None:
+    """An empty mark takes the word after it (``[]{.index}그래디언트를`` →
+    ``[그래디언트를]{.index}``): an empty inline box left at a line's end keeps the space
+    before it from being dropped there, and WeasyPrint's justified line came out loose."""
+    if isinstance(value, dict):
+        hold_next_words(value.get("c"))
+        return
+    if not isinstance(value, list):
+        return
+    for index, item in enumerate(value):
+        after = value[index + 1] if index + 1 < len(value) else None
+        if is_empty_mark(item) and isinstance(after, dict) and after.get("t") == "Str":
+            item["c"][1] = [after]
+            value[index + 1] = HELD
+        else:
+            hold_next_words(item)
+    value[:] = [item for item in value if item is not HELD]
+
+
+def is_empty_mark(node: Any) -> bool:
+    return (
+        isinstance(node, dict)
+        and node.get("t") == "Span"
+        and "index" in node["c"][0][1]
+        and not node["c"][1]
+    )
 
 
 def id_prefix(chapter_id: str) -> str:
