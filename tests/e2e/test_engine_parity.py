@@ -123,11 +123,18 @@ def test_the_same_text_block_in_every_engine(sample_build: Sample) -> None:
     the letters in the line box, so its pages held a line fewer)."""
     blocks = {engine: text_block(sample_build(engine)) for engine in registry.pdf_engines()}
     for side in (0, 1):
-        left, right, top, bottom = blocks["xelatex"][side]
+        left, right, _, _ = blocks["xelatex"][side]
         for engine, sides in blocks.items():
-            l2, r2, t2, b2 = sides[side]
+            l2, r2, _, _ = sides[side]
             assert abs(l2 - left) <= 1 and abs(r2 - right) <= 1, (engine, side, blocks)
-            assert abs(t2 - top) <= 5 and abs(b2 - bottom) <= 10, (engine, side, blocks)
+    # Top and bottom over both sides: they do not depend on the side, and with figures
+    # floating to a page's foot (Typst) no left-hand page of the sample may end on the
+    # last line.
+    top = min(sides[s][2] for s in (0, 1) for sides in [blocks["xelatex"]])
+    bottom = max(sides[s][3] for s in (0, 1) for sides in [blocks["xelatex"]])
+    for engine, sides in blocks.items():
+        t2, b2 = min(sides[0][2], sides[1][2]), max(sides[0][3], sides[1][3])
+        assert abs(t2 - top) <= 5 and abs(b2 - bottom) <= 10, (engine, blocks)
 
 
 @pytest.mark.slow

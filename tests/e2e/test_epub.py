@@ -63,7 +63,8 @@ def test_title_page_cover_and_package_metadata(sample: kobook.BuildResult) -> No
     assert sorted(landmarks) == [("cover", "표지"), ("titlepage", "속표지"), ("toc", "차례")]
     chapters = sorted(n for n in files if re.fullmatch(r"EPUB/text/ch\d+\.xhtml", n))
     titles = [re.findall(r"<title>([^<]*)</title>", files[n].decode())[0] for n in chapters]
-    assert titles[:2] == ["1장 학습 한 스텝의 메모리", "2장 데이터 병렬화와 ZeRO"]
+    # The front matter (옮긴이의 말) first, then the numbered chapters.
+    assert titles[:3] == ["옮긴이의 말", "1장 학습 한 스텝의 메모리", "2장 데이터 병렬화와 ZeRO"]
 
 
 def test_the_table_of_contents_prints_each_number_once(sample: kobook.BuildResult) -> None:
