@@ -82,19 +82,6 @@ def assert_same_book(runs: Path, one: Path, tmp_path: Path) -> None:
     assert bookmarks(first) == bookmarks(second)
     assert links(first) == links(second)
     assert pixels(runs, tmp_path / "png-runs") == pixels(one, tmp_path / "png-one")
-    # One structure tree (tagged PDF): the runs' trees joined are the one process's.
-    assert structure(runs) == structure(one)
-
-
-def structure(pdf: Path) -> str:
-    """The PDF's logical structure with its text, as poppler reads it."""
-    return subprocess.run(
-        ["pdfinfo", "-struct-text", str(pdf)],
-        capture_output=True,
-        text=True,
-        errors="replace",
-        check=True,
-    ).stdout
 
 
 def copy_with(project: Path, root: Path, **pdf: object) -> Path:

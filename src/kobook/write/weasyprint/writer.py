@@ -390,8 +390,7 @@ def write_pdf(
     fetcher = BookFetcher(list(setup.folders))
     laid = relayout.KEPT.get()
     base_url = str(book.root) + "/"
-    # Tagged (a screen reader reads the structure): in runs too (parallel/tagging.py).
-    options = {"uncompressed_pdf": False, "custom_metadata": True, "pdf_tags": True}
+    options = {"uncompressed_pdf": False, "custom_metadata": True}
     work = None
     if laid is None and parallel.styles_allow_runs(book.root / "templates" / TEMPLATES):
         work = parallel.plan(

@@ -1,6 +1,6 @@
 """The runs' PDFs made one: the front matter laid out with the page numbers the runs
-found, each run after its blank page if any, one outline, one copy of each font, one
-structure tree (``tagging.py``), and every internal link resolved."""
+found, each run after its blank page if any, one outline, one copy of each font, and
+every internal link resolved."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from . import tagging
 from .planning import Cut, Fallback
 
 
@@ -57,8 +56,7 @@ def join(
     names = set(writer.named_destinations)
     digests: dict[tuple[int, int], bytes] = {}
     files = font_files(writer.pages, {}, digests)
-    entries: dict[int, Any] = {}  # the runs' parent tree entries (tagging.py)
-    for run, (path, blank) in enumerate(parts, start=1):
+    for path, blank in parts:
         if blank:
             writer.add_blank_page()
         # Page by page, not PdfWriter.append: it drops a link to a name the PDFs
@@ -69,7 +67,6 @@ def join(
         for page in reader.pages:
             writer.add_page(page)
         font_files(writer.pages[first:], files, digests)
-        tagging.adopt(writer, reader, first, run, entries)
         for name, target in reader.named_destinations.items():
             number = reader.get_destination_page_number(target)
             place = None if number is None or number < 0 else writer.pages[first + number]
@@ -97,7 +94,6 @@ def join(
             )
             add(children, item)
 
-    tagging.finish(writer, entries)
     add(outline(marks), None)
     with out.open("wb") as stream:
         writer.write(stream)
