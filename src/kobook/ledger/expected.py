@@ -217,6 +217,8 @@ def runs(inlines: list[Any]) -> list[str]:
                 go(content)
             elif kind in ("Link", "Span", "Quoted"):
                 go(content[1])
+                if kind == "Link" and str(content[2][0]).startswith(("http://", "https://")):
+                    out.append("")  # a print master's footnote call may follow
 
     go(inlines)
     return [run for run in out if run.strip()]
