@@ -25,6 +25,7 @@ from .progress import Progress, Silent
 from .reproducible import source_date_epoch
 from .write import registry
 from .write.shared.common import sweep_scratch
+from .write.shared.pdfx import press_ready_in_place
 from .write.shared.resolution import coarse_images
 from .write.shared.setup import PrintSetup, print_setup
 from .write.shared.trim import finish_in_place
@@ -184,11 +185,17 @@ def build(
         lap("html")
     if "pdf" in wanted:
         result.diagnostics += font_problems(setup, strict)
+        press = setup.press  # PDF002/PDF003 before the layout, not after it
         progress.step(pdf_writer.summary)
         written = pdf_writer.run(job)
         result.diagnostics += written.problems
         if setup.trim is not None:  # bleed and marks: the same for every engine
             finish_in_place(written.path, setup.trim)
+        if press is not None:  # PDF/X: the same for every engine
+            config = book.config
+            press_ready_in_place(
+                written.path, press, config.title, config.lang, config.output_epoch
+            )
         if setup.goes_to_print:
             result.diagnostics += coarse_images(written.path, selected, book.root)
         result.outputs["pdf"] = written.path

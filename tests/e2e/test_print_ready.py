@@ -1,5 +1,6 @@
 """Issue 32, item 7: a print-ready PDF from every engine — bleed, crop and registration
-marks, the page boxes a printer reads, and images too coarse for print reported."""
+marks, the page boxes a printer reads, images too coarse for print reported, and PDF/X-4
+with an output intent."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ CHAPTER = """# 인쇄
 ![작게 찍은 화면 갈무리](images/small.png){width=60%}
 
 ![작은 아이콘](images/icon.png)
+
+자세한 규격은 [인쇄 안내](https://example.org/press-guide)를 본다.
 """
 
 
@@ -48,11 +51,76 @@ def printed(
             "lang": "ko-KR",
             "papersize": "4x6판",
             "print": True,
-            "pdf": {"bleed": "3mm", "marks": True},
+            "pdf": {"bleed": "3mm", "marks": True, "standard": "pdf/x-4"},
         },
     )
     images(root)
     return kobook.build(root, ["pdf"], engine=request.param, out=tmp_path / "out")
+
+
+@pytest.mark.slow
+def test_pdfx_names_the_press_in_an_output_intent(printed: kobook.BuildResult) -> None:
+    """FOGRA39's CMYK profile embedded as the /GTS_PDFX output intent; the XMP says
+    PDF/X-4 and agrees with the document information on the title, the dates and
+    Trapped; the header is PDF 1.6."""
+    from pypdf import PdfReader
+
+    path = printed.outputs["pdf"]
+    assert path.read_bytes()[:8] == b"%PDF-1.6"
+    reader = PdfReader(path)
+    catalog = reader.trailer["/Root"]
+    (intent,) = [i.get_object() for i in catalog["/OutputIntents"]]
+    assert intent["/S"] == "/GTS_PDFX"
+    assert intent["/OutputConditionIdentifier"] == "FOGRA39"
+    profile = intent["/DestOutputProfile"].get_object()
+    data = profile.get_data()
+    assert profile["/N"] == 4 and data[16:20] == b"CMYK" and data[36:40] == b"acsp"
+    xmp = catalog["/Metadata"].get_object().get_data().decode()
+    assert "<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>" in xmp
+    assert "<pdf:Trapped>False</pdf:Trapped>" in xmp
+    info = reader.metadata
+    assert info is not None and info["/Trapped"] == "/False" and info.title == "인쇄"
+    assert ">인쇄</rdf:li>" in xmp
+    created = str(info["/CreationDate"])  # D:YYYYMMDDHHmmSS+00'00'
+    stamp = f"{created[2:6]}-{created[6:8]}-{created[8:10]}T{created[10:12]}:"
+    assert f"<xmp:CreateDate>{stamp}" in xmp and info["/ModDate"] == created
+
+
+@pytest.mark.slow
+def test_pdfx_has_no_device_rgb_and_embeds_every_font(printed: kobook.BuildResult) -> None:
+    """Every colour the engines wrote in DeviceRGB reaches the press through sRGB's ICC
+    profile: no object names DeviceRGB, and each page's resources map it (/DefaultRGB).
+    Every font is embedded (pdffonts)."""
+    import subprocess
+
+    from pypdf import PdfReader
+
+    path = printed.outputs["pdf"]
+    assert b"/DeviceRGB" not in path.read_bytes()  # pypdf writes no object streams
+    for page in PdfReader(path).pages:
+        spaces = page["/Resources"].get_object()["/ColorSpace"].get_object()
+        space = spaces["/DefaultRGB"].get_object()
+        assert space[0] == "/ICCBased" and space[1].get_object()["/N"] == 3
+    fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True).stdout
+    rows = fonts.splitlines()[2:]
+    assert rows and all(row.split()[-5] == "yes" for row in rows), fonts
+
+
+@pytest.mark.slow
+def test_pdfx_has_no_links_and_prints_the_address(printed: kobook.BuildResult) -> None:
+    """Nothing to click on a press sheet: no annotation but printer's marks, and the
+    address printed instead (a PDF/X is a print master), with no LOST002 for it."""
+    import subprocess
+
+    from pypdf import PdfReader
+
+    path = printed.outputs["pdf"]
+    for page in PdfReader(path).pages:
+        for annotation in page.get("/Annots") or []:
+            assert annotation.get_object()["/Subtype"] in ("/PrinterMark", "/TrapNet")
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True).stdout
+    assert "example.org/press-guide" in "".join(text.split())
+    assert not [d for d in printed.diagnostics if d.code.startswith("LOST")]
 
 
 @pytest.mark.slow

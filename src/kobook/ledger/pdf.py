@@ -67,7 +67,9 @@ def read_pdf(path: Path, label: str) -> Found:
     return Found(
         label,
         visible,
-        links=links,
+        # A PDF/X has no link annotations (write/shared/pdfx.py): its addresses are
+        # printed as text, which the text's own check covers.
+        links=None if for_the_press(path) else links,
         script_check=lambda before, script, kind: drawn_as_script(
             text, glyphs, before, script, kind
         ),
@@ -210,6 +212,16 @@ def looks_like_script(reference: Glyph, mark: Glyph, kind: str) -> bool:
     shift = (mark.baseline - reference.baseline) / reference.size
     moved = shift > RAISED if kind == "superscript" else shift < -RAISED
     return smaller or moved
+
+
+def for_the_press(path: Path) -> bool:
+    """Does the PDF declare PDF/X (an output intent for a press)?"""
+    from pypdf import PdfReader
+
+    catalog: Any = PdfReader(path).trailer["/Root"]
+    intents = catalog.get("/OutputIntents")
+    intents = intents.get_object() if intents is not None else []
+    return any(intent.get_object().get("/S") == "/GTS_PDFX" for intent in intents)
 
 
 def link_addresses(document: Any, page: Any) -> set[str]:

@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 from ..errors import KobookError
 from ..model.config import LANGUAGE_TAG, entry_lines
-from ..model.page import LENGTH, PAPER, PAPER_HINT, length_mm, paper_name
+from ..model.page import LENGTH, PAPER, PAPER_HINT, PDF_STANDARDS, length_mm, paper_name
 from ..write.registry import formats
 
 MARGIN_KEYS = {"margin", "hmargin", "vmargin", "left", "inner", "right", "outer", "top", "bottom"}
@@ -45,7 +45,7 @@ CHECK_CHOICES = {
 }
 NORMALIZE_KEYS = {"ignore", "select"}
 PARTICLE_KEYS = {"words"}
-PDF_KEYS = {"filename", "jobs", "bleed", "marks"}
+PDF_KEYS = {"filename", "jobs", "bleed", "marks", "standard", "output-profile"}
 INDEX_KEYS = {"glossary"}
 SCALAR = (str, int, float, datetime.date)
 ISO_DATE = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
@@ -225,6 +225,24 @@ def pdf_section(value: dict[Any, Any], at: Where) -> None:
             "pdf",
             "marks",
             hint="pdf: {marks: true} draws crop and registration marks",
+            code="CFG003",
+        )
+    standard = value.get("standard")
+    if standard is not None and str(standard).lower() not in PDF_STANDARDS:
+        at.fail(
+            f"'pdf.standard' should be one of {', '.join(PDF_STANDARDS)}, not '{standard}'",
+            "pdf",
+            "standard",
+            hint="pdf: {standard: pdf/x-4} writes an output intent for the press (FOGRA39)",
+            code="CFG003",
+        )
+    profile = value.get("output-profile")
+    if profile is not None and (standard is None or not isinstance(profile, str)):
+        at.fail(
+            f"'pdf.output-profile' should be a .icc file with pdf.standard, not '{profile}'",
+            "pdf",
+            "output-profile",
+            hint="pdf: {standard: pdf/x-4, output-profile: press.icc}",
             code="CFG003",
         )
     jobs = value.get("jobs", 2)

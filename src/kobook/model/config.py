@@ -109,8 +109,11 @@ class Config:
     @property
     def print_master(self) -> bool:
         """``print: true``: the PDF goes to a printer (links as text, web addresses in
-        footnotes, a half-title page)."""
-        return self.raw.get("print") is True
+        footnotes, a half-title page).  A PDF/X (``pdf.standard``) is one whatever
+        ``print`` says: it carries no links, so its addresses must be printed."""
+        settings = self.raw.get("pdf")
+        press = isinstance(settings, dict) and settings.get("standard") is not None
+        return self.raw.get("print") is True or press
 
     @property
     def half_title(self) -> bool:

@@ -27,6 +27,8 @@ PAPER = {
     "4x6판": ("128mm", "188mm"),
     "국배판": ("210mm", "297mm"),
 }
+# What ``pdf.standard`` may name: the PDF/X the press-ready step writes (write/shared/pdfx.py).
+PDF_STANDARDS = ("pdf/x-4",)
 PAPER_HINT = (
     "use a4, a5, b5, letter, 신국판, 46배판, 크라운판, 4x6판 or 'WIDTH HEIGHT' like '152mm 225mm'"
 )

@@ -19,12 +19,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ...boundary import inside
 from ...cache import Cache
 from ...model import Book, Config
 from ...model.page import length_mm
 from .codewrap import code_columns
 from .fonts import FontSet, fc_list, installed_spelling, resolve_fonts
 from .layout import PageLayout, page_layout
+from .pdfx import Press, find_press
 from .trim import Trim
 
 
@@ -103,11 +105,37 @@ class PrintSetup:
             return None
         return Trim(bleed=bleed * 72 / 25.4, marks=drawn)
 
+    @functools.cached_property
+    def press(self) -> Press | None:
+        """The printing condition a PDF/X names (``pdf.standard``, ``pdf.output-profile``),
+        the same for every engine; None for a PDF that declares none (PDF002/PDF003 when
+        the profile cannot be had)."""
+        settings = self.config.get("pdf") or {}
+        if settings.get("standard") is None:
+            return None
+        chosen = settings.get("output-profile")
+        profile = None
+        if chosen is not None:
+            profile = inside(
+                self._root / str(chosen),
+                self._root,
+                what="PDF/X output profile",
+                file=self.config.path,
+                written=str(chosen),
+            )
+        return find_press(profile, self.config.path)
+
     @property
     def goes_to_print(self) -> bool:
-        """Is this PDF a printer's (``print: true``, a bleed or marks)?  Then images are
-        checked for the resolution a press needs (``resolution.coarse_images``)."""
-        return self.config.print_master or self.trim is not None
+        """Is this PDF a printer's (``print: true``, a bleed, marks or a PDF/X standard)?
+        Then images are checked for the resolution a press needs
+        (``resolution.coarse_images``)."""
+        settings = self.config.get("pdf") or {}
+        return (
+            self.config.print_master
+            or self.trim is not None
+            or settings.get("standard") is not None
+        )
 
     def hyphenates_latin(self) -> bool:
         """May a Latin word at the end of a loose line of Korean text be hyphenated as
