@@ -35,6 +35,8 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from ...errors import KobookError
+from .packing import write_packed
+from .pdftags import without_annotations
 
 # TeX Live's colorprofiles package (Debian's texlive-base) ships FOGRA39.
 FOGRA39 = "FOGRA39L_coated.icc"
@@ -203,38 +205,6 @@ def device_independent(root: Any, rgb: Any) -> None:
             stack.extend(node)
 
 
-def points_at(kid: Any, dropped: set[int]) -> bool:
-    """Is ``kid`` (a structure element's child) an object reference to a dropped
-    annotation?"""
-    kid = kid.get_object()
-    if not hasattr(kid, "get") or kid.get("/Type") != "/OBJR":
-        return False
-    return getattr(kid.get("/Obj"), "idnum", None) in dropped
-
-
-def without_annotations(tree: Any, dropped: set[int]) -> None:
-    """Take the tag tree's references (``OBJR``) to the annotations ``dropped`` out, so
-    a tagged PDF's links leave no element pointing at nothing."""
-    from pypdf.generic import ArrayObject, NameObject
-
-    if tree is None or not dropped:
-        return
-    stack = [tree.get_object()]
-    while stack:
-        node = stack.pop()
-        kids = node.get("/K")
-        if kids is None:
-            continue
-        listed = kids.get_object() if isinstance(kids.get_object(), ArrayObject) else [kids]
-        kept = [kid for kid in listed if not points_at(kid, dropped)]
-        if len(kept) != len(listed):
-            node[NameObject("/K")] = ArrayObject(kept)
-        for kid in kept:
-            element = kid.get_object()
-            if hasattr(element, "get") and "/S" in element:
-                stack.append(element)
-
-
 def press_ready(
     src: Path, dst: Path, press: Press, title: str, lang: str, epoch: int | None
 ) -> None:
@@ -317,8 +287,7 @@ def press_ready(
     )
     writer.pdf_header = b"%PDF-1.6"
     writer.compress_identical_objects(remove_duplicates=False)  # the links, now unreferenced
-    with dst.open("wb") as handle:
-        writer.write(handle)
+    write_packed(writer, dst)
 
 
 def press_ready_in_place(pdf: Path, press: Press, title: str, lang: str, epoch: int | None) -> None:

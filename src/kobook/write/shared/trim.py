@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .packing import write_packed
+
 MM = 72 / 25.4
 # Crop marks start this far outside the bleed and run this long (points).
 MARK_GAP = 3.0
@@ -160,8 +162,7 @@ def finish(src: Path, dst: Path, trim: Trim) -> None:
         resources = DictionaryObject(resources)
         resources[NameObject("/ColorSpace")] = spaces
         page[NameObject("/Resources")] = resources
-    with dst.open("wb") as handle:
-        writer.write(handle)
+    write_packed(writer, dst)
 
 
 def finish_in_place(pdf: Path, trim: Trim) -> None:

@@ -10,12 +10,8 @@ import pytest
 
 import kobook
 from kobook.errors import KobookError
-from kobook.write.shared.pdfx import (
-    default_profile,
-    icc_description,
-    press_profile,
-    without_annotations,
-)
+from kobook.write.shared.pdftags import without_annotations
+from kobook.write.shared.pdfx import default_profile, icc_description, press_profile
 from tests.conftest import BookMaker
 
 
