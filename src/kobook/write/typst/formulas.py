@@ -93,9 +93,26 @@ def math_images(
             return {"t": "Code", "c": [["", [], []], tex.strip()]}
         name = assets.name(path)
         size = f"width: {image.width_em:.3f}em, height: {image.height_em:.3f}em"
+        drawn = f"image({string(name)}, {size}, alt: {string(tex.strip())})"
         if display:
-            return raw_inline("typst", f"#align(center, image({string(name)}, {size}))")
-        lift = f"baseline: {image.depth_em:.3f}em"
-        return raw_inline("typst", f"#box({lift}, image({string(name)}, {size}))")
+            return raw_inline("typst", f"#align(center, {drawn})")
+        return raw_inline("typst", f"#box(baseline: {image.depth_em:.3f}em, {drawn})")
 
     return walk(blocks, action), problems
+
+
+def spoken_math(blocks: Blocks) -> Blocks:
+    """Each formula with its TeX as the tagged PDF's text alternative (``/Alt`` on the
+    ``Formula`` element a screen reader reads): a set rule scoped to the formula."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Math":
+            return None
+        alt = string(node["c"][1].strip())
+        return [
+            raw_inline("typst", f"#[#set math.equation(alt: {alt});"),
+            node,
+            raw_inline("typst", "]"),
+        ]
+
+    return walk(blocks, action)

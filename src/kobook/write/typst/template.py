@@ -26,7 +26,7 @@ from ..shared.mathsvg import math_family
 from ..shared.setup import PrintSetup
 from ..shared.workdir import Assets
 from . import bodies
-from .formulas import failing_math, math_images
+from .formulas import failing_math, math_images, spoken_math
 from .passes import TEMPLATES, dangling_links, labelled, prepare
 from .values import LABEL, Code, length, typst_environment
 from .words import Blocks
@@ -259,7 +259,7 @@ def make_chapters(
             blocks, drawn = math_images(blocks, failing, book, cache, math_assets, math_font)
             entry.problems += drawn
             entry.assets.update({name: str(path) for name, path in math_assets.files.items()})
-        ready.append(blocks)
+        ready.append(spoken_math(blocks) if formulas else blocks)
     for (_, entry), text in zip(chapters, pandoc_typst(ready), strict=True):
         entry.typst = text
 
