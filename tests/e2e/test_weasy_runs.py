@@ -9,6 +9,7 @@ pixels, the bookmarks and where every link goes.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -82,6 +83,25 @@ def assert_same_book(runs: Path, one: Path, tmp_path: Path) -> None:
     assert bookmarks(first) == bookmarks(second)
     assert links(first) == links(second)
     assert pixels(runs, tmp_path / "png-runs") == pixels(one, tmp_path / "png-one")
+    # One structure tree (tagged PDF): the runs' trees joined are the one process's.
+    assert structure(runs) == structure(one)
+
+
+def structure(pdf: Path) -> str:
+    """The PDF's logical structure with its text, as poppler reads it, without the
+    numbers each file picks for itself: object numbers, and the table headers' IDs
+    WeasyPrint makes of them (a run's get its own prefix, ``r2.``)."""
+    tree = subprocess.run(
+        ["pdfinfo", "-struct-text", str(pdf)],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        check=True,
+    ).stdout
+    ids = set(re.findall(r"^\s*TH <([^>]+)>", tree, re.M))
+    assert len(ids) == tree.count("TH <"), "a table header's ID is used twice"
+    tree = re.sub(r"Object \d+ \d+", "Object", tree)
+    return re.sub(r"(?:r\d+\.)?\d+-(\d+)-(\d+)", r"ID-\1-\2", tree)
 
 
 def copy_with(project: Path, root: Path, **pdf: object) -> Path:

@@ -390,7 +390,8 @@ def write_pdf(
     fetcher = BookFetcher(list(setup.folders))
     laid = relayout.KEPT.get()
     base_url = str(book.root) + "/"
-    options = {"uncompressed_pdf": False, "custom_metadata": True}
+    # Tagged (a screen reader reads the structure): in runs too (parallel/tagging.py).
+    options = {"uncompressed_pdf": False, "custom_metadata": True, "pdf_tags": True}
     work = None
     if laid is None and parallel.styles_allow_runs(book.root / "templates" / TEMPLATES):
         work = parallel.plan(

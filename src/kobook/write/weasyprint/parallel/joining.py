@@ -1,6 +1,6 @@
 """The runs' PDFs made one: the front matter laid out with the page numbers the runs
-found, each run after its blank page if any, one outline, one copy of each font, and
-every internal link resolved."""
+found, each run after its blank page if any, one outline, one copy of each font, one
+structure tree (``tagging.py``), and every internal link resolved."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from ...shared.packing import write_packed
+from ...shared.pdftags import without_annotations
+from . import tagging
 from .planning import Cut, Fallback
 
 
@@ -56,7 +59,8 @@ def join(
     names = set(writer.named_destinations)
     digests: dict[tuple[int, int], bytes] = {}
     files = font_files(writer.pages, {}, digests)
-    for path, blank in parts:
+    entries: dict[int, Any] = {}  # the runs' parent tree entries (tagging.py)
+    for run, (path, blank) in enumerate(parts, start=1):
         if blank:
             writer.add_blank_page()
         # Page by page, not PdfWriter.append: it drops a link to a name the PDFs
@@ -67,6 +71,7 @@ def join(
         for page in reader.pages:
             writer.add_page(page)
         font_files(writer.pages[first:], files, digests)
+        tagging.adopt(writer, reader, first, run, entries)
         for name, target in reader.named_destinations.items():
             number = reader.get_destination_page_number(target)
             place = None if number is None or number < 0 else writer.pages[first + number]
@@ -75,6 +80,7 @@ def join(
             fit = Fit.xyz(target.left, target.top, target.zoom)
             writer.add_named_destination_object(Destination(name, place.indirect_reference, fit))
             names.add(name)
+    dropped: set[int] = set()
     for page in writer.pages:
         annotations = page.get("/Annots")
         if annotations is None:
@@ -82,6 +88,9 @@ def join(
         kept = [a for a in annotations if not dangling(a.get_object().get("/Dest"), names)]
         if len(kept) != len(annotations):
             page[NameObject("/Annots")] = ArrayObject(kept)
+            dropped |= {a.idnum for a in annotations if a not in kept and hasattr(a, "idnum")}
+    # As WeasyPrint tags a link to nowhere: a Link element with no object reference.
+    without_annotations(root.get("/StructTreeRoot"), dropped)
 
     def add(items: list[Any], parent: Any) -> None:
         for label, (page, x, y), children, state in items:
@@ -94,9 +103,9 @@ def join(
             )
             add(children, item)
 
+    tagging.finish(writer, entries)
     add(outline(marks), None)
-    with out.open("wb") as stream:
-        writer.write(stream)
+    write_packed(writer, out)  # object streams: the tag tree's elements compressed
 
 
 def dangling(target: Any, names: set[str]) -> bool:
