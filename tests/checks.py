@@ -200,6 +200,76 @@ def page_labels(pdf: Path) -> dict[str, int]:
     return found
 
 
+def tag_tree(pdf: Path) -> list[tuple[int, str, str, tuple[Any, ...]]]:
+    """The tagged PDF's structure tree in reading order, as pypdf reads it: one row per
+    element, ``(depth, role, its /Alt, what it holds)``, where what it holds lists its
+    marked content as ``(page, MCID)`` and its objects as ``(page, subtype)``.  poppler's
+    ``pdfinfo -struct-text`` gives the same tree with the text, at minutes a book."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(pdf)
+    numbers = {page.indirect_reference.idnum: n for n, page in enumerate(reader.pages)}
+    tree = reader.trailer["/Root"].get("/StructTreeRoot")
+    if tree is None:
+        return []
+
+    def page_of(node: Any, default: int | None) -> int | None:
+        ref = node.raw_get("/Pg") if "/Pg" in node else None
+        return numbers.get(ref.idnum, default) if ref is not None else default
+
+    rows: list[tuple[int, str, str, tuple[Any, ...]]] = []
+    stack: list[tuple[Any, int, int | None]] = [(tree.get_object(), -1, None)]
+    while stack:
+        node, depth, page = stack.pop()
+        page = page_of(node, page)
+        kids = node.get("/K")
+        kids = kids.get_object() if kids is not None else []
+        kids = list(kids) if isinstance(kids, list) else [kids]
+        held: list[Any] = []
+        elements = []
+        for kid in kids:
+            kid = kid.get_object() if hasattr(kid, "get_object") else kid
+            if isinstance(kid, int):
+                held.append((page, kid))
+            elif kid.get("/Type") == "/MCR":
+                held.append((page_of(kid, page), int(kid["/MCID"])))
+            elif kid.get("/Type") == "/OBJR":
+                held.append((page_of(kid, page), str(kid["/Obj"].get_object().get("/Subtype"))))
+            elif "/S" in kid:
+                elements.append(kid)
+        if depth >= 0:
+            rows.append((depth, str(node["/S"]), str(node.get("/Alt") or ""), tuple(held)))
+        stack += [(element, depth + 1, page) for element in reversed(elements)]
+    return rows
+
+
+def tagged_text(pdf: Path, roles: set[str]) -> list[str]:
+    """The text each element of ``roles`` (``/H1``) holds, in reading order: its marked
+    content and its descendants', read from the glyphs pdfplumber tags with MCIDs."""
+    import pdfplumber
+
+    rows = tag_tree(pdf)
+    wanted: list[list[tuple[int, int]]] = []
+    for index, (depth, role, _alt, _held) in enumerate(rows):
+        if role not in roles:
+            continue
+        content = []
+        for later in rows[index:]:
+            if later is not rows[index] and later[0] <= depth:
+                break
+            content += [item for item in later[3] if isinstance(item[1], int)]
+        wanted.append(content)
+    pages = sorted({page for content in wanted for page, _ in content if page is not None})
+    glyphs: dict[tuple[int, int], str] = {}
+    with pdfplumber.open(pdf) as document:
+        for number in pages:
+            for char in document.pages[number].chars:
+                if char.get("mcid") is not None:
+                    key = (number, int(char["mcid"]))
+                    glyphs[key] = glyphs.get(key, "") + char["text"]
+    return ["".join(glyphs.get(item, "") for item in content) for content in wanted]
+
+
 def html_problems(site: Path) -> list[str]:
     """Broken internal links and images, remote assets, a missing ``lang``."""
     pages: dict[str, _Collector] = {}

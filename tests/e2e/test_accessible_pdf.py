@@ -3,7 +3,6 @@ structure where the engine can tag, its language, and page labels that are the f
 
 from __future__ import annotations
 
-import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import kobook
-from tests.checks import page_labels, squash
+from tests.checks import page_labels, squash, tag_tree, tagged_text
 
 ENGINES = ["weasyprint", "xelatex", "typst"]
 # XeLaTeX cannot tag here: Debian's TeX Live 2022 has tagpdf 0.98, which does not tag
@@ -33,14 +32,15 @@ def test_tagged_with_the_whole_book_in_its_structure(
 ) -> None:
     pdf = sample_build(engine).outputs["pdf"]
     assert "Tagged:          yes" in pdfinfo(pdf)
-    tree = pdfinfo(pdf, "-struct-text")
-    # The structure's text (Typst tags word by word: "옮긴이의", " ", "말").
-    text = squash("".join(re.findall(r'^\s*"(.*)"$', tree, re.M)))
-    # From the title page to the last chapter and the index: WeasyPrint lays the book out
-    # in runs, each tagged alone, and the join keeps every run's tree.
-    for words in ("초대규모 학습 플레이북 맛보기", "옮긴이의 말", "FP8 학습", "찾아보기"):
+    # The headings' text, read from the glyphs each heading's marked content tags.
+    text = squash("".join(tagged_text(pdf, {"/H1", "/H2", "/H3"})))
+    # From the front matter to the last chapter and the index: WeasyPrint lays the book
+    # out in runs, each tagged alone, and the join keeps every run's tree.
+    for words in ("옮긴이의 말", "FP8로 가는 길", "찾아보기"):
         assert squash(words) in text, words
-    assert len(re.findall(r"^\s*H1\b", tree, re.M)) >= 7  # 옮긴이의 말, 5 chapters, index
+    rows = tag_tree(pdf)
+    assert len([role for _, role, _, _ in rows if role == "/H1"]) >= 7  # 5 chapters and more
+    assert {0, 1} & {item[0] for *_, held in rows for item in held}  # the title page
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -56,23 +56,9 @@ def test_language_and_page_labels(
 
 
 def formulas(pdf: Path) -> list[tuple[str, str]]:
-    """``(role, /Alt)`` of every Formula element and every Figure that shows a formula
-    (WeasyPrint tags its drawn SVG as a Figure), in the tag tree."""
-    from pypdf import PdfReader
-
-    found = []
-    stack = [PdfReader(pdf).trailer["/Root"]["/StructTreeRoot"]]
-    while stack:
-        node = stack.pop().get_object()
-        if not hasattr(node, "get"):
-            continue
-        role = node.get("/S")
-        if role in ("/Formula", "/Figure"):
-            found.append((str(role), str(node.get("/Alt") or "")))
-        kids = node.get("/K")
-        kids = kids.get_object() if kids is not None else []
-        stack.extend(kids if isinstance(kids, list) else [kids])
-    return found
+    """``(role, /Alt)`` of every Formula element and every Figure (WeasyPrint tags its
+    drawn formulas as Figures), in the tag tree."""
+    return [(role, alt) for _, role, alt, _ in tag_tree(pdf) if role in ("/Formula", "/Figure")]
 
 
 @pytest.mark.parametrize("engine", TAGGING)

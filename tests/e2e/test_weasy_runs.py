@@ -9,7 +9,6 @@ pixels, the bookmarks and where every link goes.
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,6 +21,7 @@ from pypdf import PdfReader
 import kobook
 from kobook.write.weasyprint import parallel
 from kobook.write.weasyprint.parallel import planning
+from tests.checks import tag_tree
 from tests.conftest import BookMaker, sample_copy, spy
 
 
@@ -87,21 +87,25 @@ def assert_same_book(runs: Path, one: Path, tmp_path: Path) -> None:
     assert structure(runs) == structure(one)
 
 
-def structure(pdf: Path) -> str:
-    """The PDF's logical structure with its text, as poppler reads it, without the
-    numbers each file picks for itself: object numbers, and the table headers' IDs
-    WeasyPrint makes of them (a run's get its own prefix, ``r2.``)."""
-    tree = subprocess.run(
-        ["pdfinfo", "-struct-text", str(pdf)],
-        capture_output=True,
-        text=True,
-        errors="replace",
-        check=True,
-    ).stdout
-    ids = set(re.findall(r"^\s*TH <([^>]+)>", tree, re.M))
-    assert len(ids) == tree.count("TH <"), "a table header's ID is used twice"
-    tree = re.sub(r"Object \d+ \d+", "Object", tree)
-    return re.sub(r"(?:r\d+\.)?\d+-(\d+)-(\d+)", r"ID-\1-\2", tree)
+def structure(pdf: Path) -> list[tuple[int, str, str, tuple[object, ...]]]:
+    """The PDF's tag tree (``tests.checks.tag_tree``): every element's role, /Alt and the
+    marked content and objects it holds, page by page.  Each file's own numbers are
+    left out; a table header's ID must be unique (a run's get their own prefix)."""
+    from pypdf import PdfReader
+
+    rows = tag_tree(pdf)
+    ids: list[str] = []
+    stack = [PdfReader(pdf).trailer["/Root"]["/StructTreeRoot"]]
+    while stack:
+        node = stack.pop().get_object()
+        if hasattr(node, "get"):
+            if node.get("/S") == "/TH" and "/ID" in node:
+                ids.append(str(node["/ID"]))
+            kids = node.get("/K")
+            kids = kids.get_object() if kids is not None else []
+            stack += kids if isinstance(kids, list) else [kids]
+    assert len(ids) == len(set(ids)), "a table header's ID is used twice"
+    return rows
 
 
 def copy_with(project: Path, root: Path, **pdf: object) -> Path:
