@@ -35,7 +35,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from ...errors import KobookError
-from .packing import write_packed
+from .packing import stream_object, write_packed
 from .pdftags import without_annotations
 
 # TeX Live's colorprofiles package (Debian's texlive-base) ships FOGRA39.
@@ -222,10 +222,7 @@ def press_ready(
     writer = PdfWriter(clone_from=PdfReader(src))
 
     def icc(data: bytes, components: int) -> Any:
-        stream = DecodedStreamObject()
-        stream.set_data(data)
-        stream[NameObject("/N")] = NumberObject(components)
-        return writer._add_object(stream.flate_encode())
+        return writer._add_object(stream_object(data, {"/N": NumberObject(components)}))
 
     srgb = (files("weasyprint.pdf") / "sRGB2014.icc").read_bytes()
     rgb = writer._add_object(ArrayObject([NameObject("/ICCBased"), icc(srgb, 3)]))
