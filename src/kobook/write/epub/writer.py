@@ -8,13 +8,13 @@ as ``text/ch001.xhtml`` and ``media/file0.png``).  kobook gives it:
 * the chapters after the passes every writer runs (sanitized raw HTML, heading
   and equation numbers, code languages) in one document, so pandoc splits it at
   the chapter headings and keeps cross-references between chapters working;
-* every image as a ``data:`` URL read by kobook, and no other ``src`` or
-  ``poster`` in the raw HTML, so pandoc (run in an empty folder) has nothing to
-  fetch: the book's files are read only where kobook allowed (the book, its
-  cache), nothing comes from the network, and an image kobook cannot put in is
-  EPUB001 with its file and line, its alt text left in its place.  (pandoc's
-  ``--sandbox`` would say the same, but it also refuses the stylesheet, the
-  cover and the fonts kobook gives it.)
+* every image as a copy kobook made in pandoc's empty working folder, named by
+  its content (:class:`Media`), and no other ``src`` or ``poster`` in the raw
+  HTML, so pandoc has nothing else to fetch: the book's files are read only
+  where kobook allowed (the book, its cache), nothing comes from the network,
+  and an image kobook cannot put in is EPUB001 with its file and line, its alt
+  text left in its place.  (pandoc's ``--sandbox`` would say the same, but it
+  also refuses the stylesheet, the cover and the fonts kobook gives it.)
 * the metadata (title, authors, translators as ``trl`` creators, language, a
   stable identifier, the date the other outputs carry), a title page with the
   translators and the original work, and a cover: ``cover:`` in metadata.yaml,
@@ -28,10 +28,8 @@ to the characters of the book.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
-import mimetypes
 import re
 import uuid
 import zipfile
@@ -79,7 +77,8 @@ def write_epub(
     setup = setup or print_setup(book, cache)
     problems: list[Diagnostic] = []
     folders = [folder.resolve() for folder in setup.folders]
-    chapters = [prepare(doc, book, folders, problems) for doc in docs]
+    media = Media()
+    chapters = [prepare(doc, book, folders, media, problems) for doc in docs]
     claims = a11y.Claims(undescribed=sum(1 for p in problems if p.code == "A11Y001"))
     for prepared in chapters:
         claims.read(prepared)
@@ -105,6 +104,7 @@ def write_epub(
             ),
             encoding="utf-8",
         )
+        media.write(folder)
         template = folder / "book.xhtml"
         template.write_text(env.get_template(f"{TEMPLATES}/book.xhtml").render(), "utf-8")
         cover_file = cover.cover_image(book, folder, problems, setup)
@@ -131,7 +131,9 @@ def write_epub(
     return problems
 
 
-def prepare(doc: Doc, book: Book, folders: list[Path], problems: list[Diagnostic]) -> list[Any]:
+def prepare(
+    doc: Doc, book: Book, folders: list[Path], media: Media, problems: list[Diagnostic]
+) -> list[Any]:
     """The EPUB's passes over one chapter, on a copy (the other writers see the original)."""
     blocks, removed = sanitize_blocks(copy_tree(doc.blocks), doc.chapter)
     problems += removed
@@ -143,9 +145,9 @@ def prepare(doc: Doc, book: Book, folders: list[Path], problems: list[Diagnostic
     problems += passes.undescribed_images(blocks, doc)  # before the placeholder is put in
     blocks = passes.image_alts(blocks, book.config.words.word("image"))
     blocks = passes.foreign_blocks(blocks, book.config.lang, book.config.original_lang)
-    blocks = inline_images(blocks, doc, folders, problems)
+    blocks = inline_images(blocks, doc, folders, media, problems)
     blocks = outside_links(blocks, doc, problems)
-    blocks = raw_media(blocks, doc, folders, problems)
+    blocks = raw_media(blocks, doc, folders, media, problems)
     return xhtml_raw(blocks, doc, problems)  # last: what the passes above left as raw HTML
 
 
@@ -179,15 +181,37 @@ def outside_links(blocks: list[Any], doc: Doc, problems: list[Diagnostic]) -> li
     return blocks
 
 
+class Media:
+    """The images of the EPUB, each under a name made from its bytes: pandoc reads them
+    from its working folder, where nothing else kobook did not put there can be found.
+
+    Copies, not ``data:`` URLs: a book's images in base64 inside the JSON handed to
+    pandoc made its heap several times the size of the images.
+    """
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+    def add(self, data: bytes, suffix: str) -> str:
+        """The name of ``data`` in the working folder (the same bytes, the same name)."""
+        name = f"media-{hashlib.sha256(data).hexdigest()[:20]}{suffix}"
+        self.files[name] = data
+        return name
+
+    def write(self, folder: Path) -> None:
+        for name, data in self.files.items():
+            (folder / name).write_bytes(data)
+
+
 def inline_images(
-    blocks: list[Any], doc: Doc, folders: list[Path], problems: list[Diagnostic]
+    blocks: list[Any], doc: Doc, folders: list[Path], media: Media, problems: list[Diagnostic]
 ) -> list[Any]:
-    """Each image as a ``data:`` URL of its bytes, or its alt text and EPUB001."""
+    """Each image as the name of its copy in :class:`Media`, or its alt text and EPUB001."""
 
     def action(node: dict[str, Any]) -> Any:
         if node["t"] != "Image":
             return None
-        data = data_url(node["c"][2][0], folders)
+        data = image_file(node["c"][2][0], folders, media)
         if data is None:
             problems.append(left_out(doc, node["c"][2][0]))
             return {"t": "Span", "c": [["", ["image-left-out"], []], node["c"][1]]}
@@ -198,9 +222,9 @@ def inline_images(
 
 
 def raw_media(
-    blocks: list[Any], doc: Doc, folders: list[Path], problems: list[Diagnostic]
+    blocks: list[Any], doc: Doc, folders: list[Path], media: Media, problems: list[Diagnostic]
 ) -> list[Any]:
-    """Raw HTML ``img`` with a ``data:`` URL of its file.  Media and frames (``video``,
+    """Raw HTML ``img`` with the copy of its file (:class:`Media`).  Media and frames (``video``,
     ``audio``, ``iframe``, …: not what every reader plays) lose their tags, start and
     end, and keep their fallback text; any other ``src`` or ``poster`` goes, and so does
     an image kobook cannot read.  Each is EPUB001: pandoc would fetch it, from
@@ -218,7 +242,7 @@ def raw_media(
         if source is None:
             return tag
         if name == "img" and len(RAW_SRC.findall(tag)) == 1:
-            data = data_url(unescape(source.group(1)), folders)
+            data = image_file(unescape(source.group(1)), folders, media)
             if data is not None:
                 tag = re.sub(r'\ssrcset="[^"]*"', "", tag)
                 return tag.replace(source.group(0), f' src="{escape(data)}"')
@@ -231,9 +255,10 @@ def raw_media(
     return blocks
 
 
-def data_url(url: str, folders: list[Path]) -> str | None:
-    """The image at ``url`` (relative to the book, or a file in the cache) as a ``data:``
-    URL; None when it is elsewhere, missing, remote or not a type every reader shows."""
+def image_file(url: str, folders: list[Path], media: Media) -> str | None:
+    """The image at ``url`` (relative to the book, or a file in the cache) copied into
+    ``media``: its name there; None when it is elsewhere, missing, remote or not a type
+    every reader shows."""
     if url.startswith("data:image/"):
         return url
     parsed = urlparse(url)
@@ -243,13 +268,15 @@ def data_url(url: str, folders: list[Path]) -> str | None:
     for folder in folders:
         candidate = (path if path.is_absolute() else folder / path).resolve()
         if candidate.is_relative_to(folder) and candidate.is_file():
-            return encode(candidate)
+            found = encode(candidate)
+            return None if found is None else media.add(*found)
     return None
 
 
-def encode(path: Path) -> str | None:
-    """A file as a ``data:`` URL: a WebP or BMP as PNG (not a core media type), an SVG
-    without its document type declaration (EPUB 3 allows none: OPF-073, HTM-003)."""
+def encode(path: Path) -> tuple[bytes, str] | None:
+    """A file's bytes and suffix as the EPUB holds it: a WebP or BMP as PNG (not a core
+    media type), an SVG without its document type declaration (EPUB 3 allows none:
+    OPF-073, HTM-003)."""
     suffix = path.suffix.lower()
     data = path.read_bytes()
     if suffix == ".svg":
@@ -269,8 +296,7 @@ def encode(path: Path) -> str | None:
         except Exception:  # a PDF figure, a broken file: left out, and said so
             return None
         data, suffix = converted.getvalue(), ".png"
-    kind = mimetypes.types_map.get(suffix, "image/png")
-    return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
+    return data, suffix
 
 
 SVG_IMAGE = re.compile(rb"<image\b[^>]*>")
