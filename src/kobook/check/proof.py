@@ -485,6 +485,14 @@ class PendingFix:
         found: dict[str, Any] | None = self.proof.parsed.get(text)
         return found
 
+    def parsed_as_is(self, text: str) -> dict[str, Any] | None:
+        """pandoc's own AST of ``text`` if the proof parsed exactly that text (no front
+        matter, which the proof reads apart); None otherwise.  Does not wait."""
+        if fence_end(text.split("\n")) is not None:
+            return None
+        found: dict[str, Any] | None = self.proof.parsed.get(text)
+        return found
+
     def _accepted(self) -> bool:
         """Does the proof accept :attr:`guess`? (A text with no fix needs no proof.)"""
         if self.guess.text == self.text:

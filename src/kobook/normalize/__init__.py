@@ -117,7 +117,11 @@ def normalize_chapter(
     A pure function of the chapter's text, path and language and the rules, so
     ``kobook preview`` can keep the result of a chapter that did not change.
     """
-    return NormalizingChapter(chapter, rules, book_lang, cache).result()
+    normalizing = NormalizingChapter(chapter, rules, book_lang, cache)
+    result = normalizing.result()
+    if cache is not None:
+        normalizing.hand_over(dataclasses.replace(chapter, text=result[0]), cache)
+    return result
 
 
 def kept_normalize(
@@ -204,6 +208,18 @@ class NormalizingChapter:
     def result(self) -> tuple[str, list[Remaining]]:
         """The proven result (waits for pandoc's proof)."""
         return (self._plain, []) if self.pending is None else placed(self.pending.result())
+
+    def hand_over(self, fixed: Chapter, cache: Cache) -> None:
+        """Give the parse stage the proof's parse of ``fixed`` (the chapter with the
+        result's text), so a chapter with fixes costs two pandoc runs, not three: the
+        original and the fixed text, which the proof parsed with the build's reader."""
+        from ..parse import keep_parse
+
+        if self.pending is None:
+            return
+        ast = self.pending.parsed_as_is(fixed.text)
+        if ast is not None:
+            keep_parse(fixed, self.pending.proof.reader, ast, cache)
 
 
 def placed(proven: ProvenFix) -> tuple[str, list[Remaining]]:

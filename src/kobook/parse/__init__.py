@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+from typing import Any
 
 from ..cache import Cache, digest
 from ..lang import language_of
@@ -35,7 +36,7 @@ def parse_chapter(chapter: Chapter, cache: Cache, *, checked: bool = False) -> D
     if not checked:
         guard.check_source(chapter)
     reader = reader_for(chapter)
-    key = digest("ast", pandoc_version(), reader, chapter.text)
+    key = ast_key(reader, chapter.text)
     cached = cache.get("ast", key, ".json")
     if cached is not None:
         ast = load_json(cached, chapter.path)
@@ -47,6 +48,23 @@ def parse_chapter(chapter: Chapter, cache: Cache, *, checked: bool = False) -> D
     if cached is None:
         cache.put("ast", key, json.dumps(ast).encode("utf-8"), ".json")
     return Doc(chapter=chapter, blocks=ast["blocks"], meta=ast.get("meta", {}))
+
+
+def ast_key(reader: str, text: str) -> str:
+    """The cache's name for pandoc's AST of ``text`` read with ``reader``."""
+    return digest("ast", pandoc_version(), reader, text)
+
+
+def keep_parse(chapter: Chapter, reader: str, ast: dict[str, Any], cache: Cache) -> bool:
+    """Hand the parse stage an AST pandoc already made of ``chapter.text`` with ``reader``
+    (the proof of the build-time fixes parses the fixed text): when that is the reader the
+    chapter is parsed with, :func:`parse_chapter` finds it instead of running pandoc on the
+    same text again.  True when it was kept."""
+    if reader != reader_for(chapter):
+        return False
+    data = json.dumps({"blocks": ast["blocks"], "meta": ast.get("meta", {})})
+    cache.put("ast", ast_key(reader, chapter.text), data.encode("utf-8"), ".json")
+    return True
 
 
 def parse_book(book: Book, cache: Cache) -> list[Doc]:
