@@ -103,6 +103,7 @@ def build(
     result.notes += loaded.notes
     result.diagnostics += loaded.diagnostics
     lap("load")  # with the dialect and the guard
+    chosen = bool(engine or book.config.get("engine"))
     engine = engine or registry.engine_for(book.config)
     pdf_writer = registry.get(engine, output="pdf")  # CFG005 for an engine kobook lacks
     # --out and --cache-dir are the user's own choice; the defaults stay inside the book
@@ -186,7 +187,8 @@ def build(
     if "pdf" in wanted:
         result.diagnostics += font_problems(setup, strict)
         press = setup.press  # PDF002/PDF003 before the layout, not after it
-        progress.step(pdf_writer.summary)
+        advice = "" if chosen or not pdf_writer.draft else f" ({pdf_writer.draft})"
+        progress.step(pdf_writer.summary + advice)
         written = pdf_writer.run(job)
         result.diagnostics += written.problems
         if setup.trim is not None:  # bleed and marks: the same for every engine

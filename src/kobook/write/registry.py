@@ -63,6 +63,9 @@ class Writer:
     label: str  # its output in messages ("the HTML and WeasyPrint PDF outputs ignore it")
     draws: Draws  # what it does with each construct of the book, as data
     run: Callable[[Job], Written] = field(repr=False, compare=False)  # imports the writer
+    # When the engine was not asked for (the default), the progress line adds this: where
+    # a quicker draft comes from, so the cost of the default is visible where it is paid.
+    draft: str = ""
 
     @property
     def raw(self) -> frozenset[str]:
@@ -168,7 +171,13 @@ EPUB = Draws(
 # The default PDF engine first.  Name, output, summary, label, what it draws, run.
 WRITERS = (
     Writer(
-        "weasyprint", "pdf", "laying out the PDF (WeasyPrint)", "WeasyPrint PDF", WEASYPRINT, _weasy
+        "weasyprint",
+        "pdf",
+        "laying out the PDF (WeasyPrint)",
+        "WeasyPrint PDF",
+        WEASYPRINT,
+        _weasy,
+        draft="for a quicker draft: --engine typst",
     ),
     Writer(
         "xelatex",
