@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import limits, tools
+from ..cache import Cache, digest
 from ..errors import KobookError
 
 # pandoc's own markdown (not commonmark): ``**“강조”**를`` is bold there.
@@ -156,10 +157,33 @@ def too_deep(file: Path | None) -> KobookError:
     )
 
 
-def ast_to(doc: dict[str, Any], to: str, args: list[str] | None = None) -> str:
-    """Render a JSON AST with one of pandoc's writers (``html5``, ``latex``, ...)."""
+def ast_to(
+    doc: dict[str, Any],
+    to: str,
+    args: list[str] | None = None,
+    *,
+    cache: Cache | None = None,
+    inputs: dict[str, str] | None = None,
+) -> str:
+    """Render a JSON AST with one of pandoc's writers (``html5``, ``latex``, ...).
+
+    ``cache``: pandoc's output is kept under a key of the document, the writer, the
+    arguments and pandoc's version, so an unchanged chapter is not written again;
+    ``inputs``: an argument → what stands for it in the key (an option naming a
+    temporary file, whose path changes between runs, by the file's content).
+    """
     try:
         payload = json.dumps(doc)
     except RecursionError:
         raise too_deep(None) from None
-    return run_pandoc(["-f", "json", "-t", to, *(args or [])], payload, what=f"{to}")
+    key = ""
+    if cache is not None:
+        named = [(inputs or {}).get(arg, arg) for arg in args or []]
+        key = digest("written", pandoc_version(), to, *named, payload)
+        found = cache.get("written", key, f".{to}")
+        if found is not None:
+            return found.decode("utf-8")
+    out = run_pandoc(["-f", "json", "-t", to, *(args or [])], payload, what=f"{to}")
+    if cache is not None:
+        cache.put("written", key, out.encode("utf-8"), f".{to}")
+    return out

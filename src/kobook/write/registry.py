@@ -93,6 +93,7 @@ def _html(job: Job) -> Written:
         job.out,
         all_docs=job.all_docs,
         problems=problems,
+        cache=job.cache,
         downloads=job.downloads,
     )
     return Written(index, problems)

@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ... import limits
-from ...cache import atomic_write
+from ...cache import Cache, atomic_write
 from ...errors import Diagnostic
 from ...model import Book, Doc
 from ...model.bookindex import Group
@@ -130,15 +130,17 @@ def page_body(
     pages: dict[str, str],
     kept: BlockHtml | None = None,
     preparer: Preparer | None = None,
+    cache: Cache | None = None,
 ) -> tuple[str, list[Diagnostic]]:
     """A chapter page's HTML body and the warnings met while preparing it.
 
     ``kept``: the HTML of blocks written before (``kobook preview``), else
     pandoc writes the whole chapter; ``preparer``: what gives :func:`prepare`'s
     result (``blockprep.KeptPrepare.prepare`` there).  The bytes are the same.
+    ``cache``: the build's, where pandoc's HTML of the chapter is kept.
     """
     blocks, problems = (preparer or prepare)(doc, book, pages)
-    html = kept.html(blocks) if kept is not None else blocks_to_html(blocks)
+    html = kept.html(blocks) if kept is not None else blocks_to_html(blocks, cache=cache)
     body = math_fallbacks(html, blocks, doc, problems)
     return body, problems
 
@@ -229,20 +231,22 @@ def write_html(
     all_docs: list[Doc] | None = None,
     problems: list[Diagnostic] | None = None,
     downloads: tuple[tuple[str, str], ...] = (),
+    cache: Cache | None = None,
 ) -> Path:
     """Write the site into ``out`` (swapped in atomically); return the index path.
 
     ``all_docs`` is the whole book when ``docs`` is one chapter (``--chapter``),
     so links and the sidebar still cover every chapter.  Warnings (HTML001 for
     raw HTML removed from a chapter) are appended to ``problems``.  ``downloads``: the
-    other outputs of the build, (format, file name), linked from every page.
+    other outputs of the build, (format, file name), linked from every page.  ``cache``:
+    where pandoc's HTML of each chapter is kept (an unchanged chapter is not written again).
     """
     every = all_docs or docs
     pages = id_pages(every)
     plan = plan_site(book, every, downloads=downloads)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        rendered = list(pool.map(lambda d: page_body(d, book, pages), docs))
+        rendered = list(pool.map(lambda d: page_body(d, book, pages, cache=cache), docs))
     bodies = [body for body, _ in rendered]
     if problems is not None:
         problems += [p for _, found in rendered for p in found]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import re
 import shutil
@@ -14,12 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...cache import Cache
 from ...lang import Words
 from ...model import Doc
 from ...parse import api_version
 from ...parse.ast import iter_nodes, keyval, stringify
 from ...parse.pandoc import ast_to, run_pandoc
-from .highlight import dark_css, highlight_option
+from .highlight import dark_css, highlight_option, theme
 
 
 @dataclass(frozen=True)
@@ -65,16 +67,18 @@ def part_titles(docs: list[Doc], words: Words) -> dict[str, str]:
     return parts
 
 
-def blocks_to_html(blocks: list[dict[str, Any]], extra_args: list[str] | None = None) -> str:
-    """pandoc's HTML5 for a list of blocks (math as MathML unless already replaced)."""
+def blocks_to_html(
+    blocks: list[dict[str, Any]],
+    extra_args: list[str] | None = None,
+    cache: Cache | None = None,
+) -> str:
+    """pandoc's HTML5 for a list of blocks (math as MathML unless already replaced);
+    ``cache``: kept there, so an unchanged chapter is not written by pandoc again."""
     document = {"pandoc-api-version": api_version(), "meta": {}, "blocks": blocks}
-    args = [
-        "--mathml",
-        highlight_option(),
-        "--wrap=none",
-        *(extra_args or []),
-    ]
-    return ast_to(document, "html5", args)
+    highlight = highlight_option()
+    args = ["--mathml", highlight, "--wrap=none", *(extra_args or [])]
+    inputs = {highlight: json.dumps(theme(), sort_keys=True)}  # not its temporary path
+    return ast_to(document, "html5", args, cache=cache, inputs=inputs)
 
 
 @functools.cache
