@@ -1,10 +1,11 @@
 """Issue 8's denial-of-service reproducers through the ``kobook`` command, and a killed build.
 
-Each tiny hostile input ends in seconds with ``error: FILE:LINE: LIMITnnn``
-and exit 1 (no traceback, no hang); a document exactly at the limits builds;
-a build stopped by SIGTERM or Ctrl-C leaves no temporary file and keeps the
-previous outputs; a ``.kobook-cache/`` from a repository cannot change what
-the Markdown says.
+Each tiny hostile input ends with ``error: FILE:LINE: LIMITnnn`` and exit 1 (no
+traceback, no hang): the limit is asserted by its error, never by a clock (how
+fast each is refused is measured by ``scripts/bench_limits.py``); a document
+exactly at the limits builds; a build stopped by SIGTERM or Ctrl-C leaves no
+temporary file and keeps the previous outputs; a ``.kobook-cache/`` from a
+repository cannot change what the Markdown says.
 """
 
 from __future__ import annotations
@@ -41,45 +42,35 @@ def refused(result: subprocess.CompletedProcess[str], code: str, where: str) -> 
     return result.stderr
 
 
-def timed(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
-    start = time.perf_counter()
-    result = cli(*args)
-    return result, time.perf_counter() - start
-
-
 # --- the reproducers --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("fmt", ["html", "pdf"])
 def test_500_bytes_of_quotes_are_refused_with_the_line(make_book: BookMaker, fmt: str) -> None:
     root = make_book({"book/01.md": "# 제목\n\n" + "> " * 250 + "깊다\n"})
-    result, seconds = timed("build", fmt, "-q", "--project", str(root))
+    result = cli("build", fmt, "-q", "--project", str(root))
     refused(result, "LIMIT001", "book/01.md:3:")
-    assert seconds < 15
 
 
 @pytest.mark.parametrize("marker", ["> ", "- "])
 def test_a_hundred_thousand_levels_never_reach_pandoc(make_book: BookMaker, marker: str) -> None:
     root = make_book({"book/01.md": "# 제목\n\n" + marker * 100_000 + "x\n"})
-    result, seconds = timed("build", "html", "-q", "--project", str(root))
+    result = cli("build", "html", "-q", "--project", str(root))
     refused(result, "LIMIT001", "book/01.md:3:")
-    assert seconds < 15  # pandoc alone needed minutes for this
 
 
 def test_twenty_unclosed_brackets_never_reach_pandoc(make_book: BookMaker) -> None:
     root = make_book({"book/01.md": "# 제목\n\n본문\n" + "[" * 20 + "x\n"})
-    result, seconds = timed("build", "html", "-q", "--project", str(root))
+    result = cli("build", "html", "-q", "--project", str(root))
     refused(result, "LIMIT002", "book/01.md:4:")
-    assert seconds < 15  # pandoc: about 100 s
 
 
 def test_the_alias_bomb_in_metadata_is_refused_fast(make_book: BookMaker) -> None:
     root = make_book({"book/01.md": "# 제목\n\n본문\n"})
     (root / "metadata.yaml").write_text(ALIAS_BOMB + "\ntitle: 책\n", encoding="utf-8")
-    result, seconds = timed("build", "html", "-q", "--project", str(root))
+    result = cli("build", "html", "-q", "--project", str(root))
     refused(result, "LIMIT008", "metadata.yaml:")
-    assert seconds < 15
-    check, _ = timed("check", "--project", str(root))
+    check = cli("check", "--project", str(root))
     assert "LIMIT008" in check.stderr and "Traceback" not in check.stderr
 
 
@@ -96,7 +87,6 @@ def test_a_50_mb_chapter_is_refused_before_it_is_read(make_book: BookMaker) -> N
         "sys.exit(proc.returncode)\n"
     )
     command = [sys.executable, "-m", "kobook", "build", "html", "-q", "--project", str(root)]
-    start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-c", wrapper, *command],
         capture_output=True,
@@ -104,10 +94,8 @@ def test_a_50_mb_chapter_is_refused_before_it_is_read(make_book: BookMaker) -> N
         env=dict(os.environ, CI="true"),
         timeout=120,
     )
-    seconds = time.perf_counter() - start
     peak_kb = int(result.stdout.strip().splitlines()[-1])
     assert "50.0 MiB" in refused(result, "LIMIT003", "book/01.md")
-    assert seconds < 15
     assert peak_kb < 400 * 1024, f"peak {peak_kb} KB"  # it was 7.8 GB
 
 
@@ -116,20 +104,18 @@ def test_twenty_thousand_footnotes_are_refused_fast(make_book: BookMaker) -> Non
     body = "".join(f"문장 {n}입니다.[^n{n}]\n\n" for n in range(count))
     notes = "".join(f"[^n{n}]: 각주 {n}.\n" for n in range(count))
     root = make_book({"book/01.md": "# 장\n\n" + body + notes})
-    result, seconds = timed("build", "pdf", "-q", "--project", str(root))
+    result = cli("build", "pdf", "-q", "--project", str(root))
     first_past = 3 + 2 * limits.MAX_FOOTNOTES  # the line of note number MAX + 1
     refused(result, "LIMIT005", f"book/01.md:{first_past}:")
-    assert seconds < 30  # the PDF was still running after 300 s
 
 
 def test_128_kb_of_one_line_chapters_is_refused_fast(make_book: BookMaker) -> None:
     text = "".join(f"# 장 {n}\n" for n in range(16_000))
     assert len(text.encode()) < 200_000
     root = make_book({"book/01.md": text})
-    result, seconds = timed("build", "html", "-q", "--project", str(root))
+    result = cli("build", "html", "-q", "--project", str(root))
     stderr = refused(result, "LIMIT004", f"book/01.md:{limits.MAX_AUTO_CHAPTERS + 1}")
     assert "chapter-level" in stderr
-    assert seconds < 15
 
 
 def test_pandoc_that_runs_too_long_is_stopped_and_named(make_book: BookMaker) -> None:
