@@ -9,6 +9,10 @@ so figures can be compared across commits:
     python scripts/bench.py --engines  # the PDF engines on the playbook, cold and warm
     python scripts/bench.py --json out.json
     python scripts/bench.py --upstream # kobook upstream on the Rust book and its bundle
+    python scripts/bench.py --routes   # every route beside pandoc alone (bench_routes.py)
+    python scripts/bench.py --limits   # how fast the hostile inputs are refused
+
+The full run (no option) ends with the routes table (the README's) and the limits.
 
 Each build runs in its own process with an empty cache (a cold build); the
 ``warm`` rows build the playbook again after one paragraph changed, with the
@@ -556,6 +560,13 @@ def main() -> int:
         action="store_true",
         help="only the PDF engines on the playbook: cold, warm, and the plain routes",
     )
+    parser.add_argument(
+        "--routes", action="store_true", help="only every route beside pandoc alone (medians)"
+    )
+    parser.add_argument("--repeats", type=int, default=3, help="runs per route (--routes)")
+    parser.add_argument(
+        "--limits", action="store_true", help="only how fast the hostile inputs are refused"
+    )
     parser.add_argument("--preview-worker", nargs=3, type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--kept-worker", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -566,11 +577,13 @@ def main() -> int:
     if args.preview_worker:
         preview_worker(*args.preview_worker)
         return 0
+    sys.path.insert(0, str(REPO / "scripts"))
     if args.upstream:
-        sys.path.insert(0, str(REPO / "scripts"))
         from bench_upstream import main as upstream_main
 
         return int(upstream_main())
+    if args.routes or args.limits:
+        return sides(args.routes, args.limits, args.repeats)
     rows: list[Row] = [machine_speed()]
     with tempfile.TemporaryDirectory(prefix="kobook-bench-") as tmp:
         work = Path(tmp)
@@ -616,7 +629,26 @@ def main() -> int:
         print(f"{row.name:<{width}}  {row.seconds:8.2f}  {row.peak_mb:8.0f}  {row.note}")
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2), encoding="utf-8")
-    return 0 if all("FAILED" not in r.note for r in rows) else 1
+    failed = any("FAILED" in r.note for r in rows)
+    if not (args.quick or args.dialects or args.preview or args.engines):
+        failed |= bool(sides(PLAYBOOK_MD.exists(), True, args.repeats))
+    return 1 if failed else 0
+
+
+def sides(routes: bool, limits: bool, repeats: int) -> int:
+    """The routes table (every kobook route beside pandoc alone) and the refusals' times."""
+    import bench_limits
+    import bench_routes
+
+    failed = 0
+    if routes:
+        with tempfile.TemporaryDirectory(prefix="kobook-routes-") as tmp:
+            measured = bench_routes.bench_routes(Path(tmp), repeats)
+        print(bench_routes.table(measured))
+        failed += not all(r.cold.ok and r.bare.ok and r.warm.ok for r in measured)
+    if limits:
+        failed += bench_limits.main()
+    return failed
 
 
 if __name__ == "__main__":
