@@ -66,6 +66,14 @@ class Hooks:
 
     memo: Memo | None = None  # the texts the guard passed
 
+    def prefetch(self, book: Book, cache: Cache) -> None:
+        """Before the fixes: the chapters' originals read in a few pandoc processes, for
+        the proof and the parse stage (:mod:`kobook.normalize.prefetch`)."""
+        from .normalize import settings
+        from .normalize.prefetch import prefetch_parses
+
+        prefetch_parses(book, cache, settings(book))
+
     def normalize_chapter(
         self, chapter: Chapter, rules: Any, lang: str, cache: Cache | None
     ) -> tuple[str, list[Remaining]]:
@@ -103,6 +111,7 @@ class Pipeline:
 
     def normalize(self, book: Book, cache: Cache) -> NormalizeReport:
         """The build-time fixes of every chapter, in place; what is left (per chapter too)."""
+        self.hooks.prefetch(book, cache)
         return normalize_book(book, cache, self.hooks.normalize_chapter)
 
     def parse(self, book: Book, cache: Cache) -> list[Parsed]:

@@ -210,26 +210,19 @@ class Proof:
 
     def masked(self, text: str) -> Any:
         """Front matter as it is (pandoc fails on YAML kobook reads), the rest masked."""
-        lines = text.split("\n")
-        end = fence_end(lines)
-        front = "\n".join(lines[: end + 1]) if end is not None else ""
-        body = "\n".join(lines[end + 1 :]) if end is not None else text
+        front, body = apart(text)
         return {"front matter": front, "ast": self.masked_body(body)}
 
     def masked_body(self, body: str) -> Any:
         self.calls += 1
-        name = digest("masked-ast", pandoc_version(), proof_reader(self.reader), body)
+        name = masked_name(body, self.reader)
         cached = self.cache.get("proof", name, ".json") if self.cache is not None else None
         if cached is not None:
             return json.loads(cached)
         ast = proof_ast(body, reader=self.reader)
         if self.keep_parsed:
             self.parsed[body] = copy_tree(ast)
-        masked = masked_apart(ast)
-        if self.cache is None:
-            return masked
-        self.cache.put("proof", name, json.dumps(masked).encode("utf-8"), ".json")
-        return masked
+        return keep_masked(body, ast, self.cache, self.reader)
 
     def accepts(self, candidate: str, meanwhile: Callable[[], object] | None = None) -> bool:
         """True when ``candidate`` parses like the original, prose aside.
@@ -272,6 +265,29 @@ class Proof:
             f"it would change code, math, links or structure ({difference(self.original, fixed)})"
         )
         return False
+
+
+def apart(text: str) -> tuple[str, str]:
+    """A text's front matter (or "") and the body pandoc reads for the proof."""
+    lines = text.split("\n")
+    end = fence_end(lines)
+    if end is None:
+        return "", text
+    return "\n".join(lines[: end + 1]), "\n".join(lines[end + 1 :])
+
+
+def masked_name(body: str, reader: str = READER) -> str:
+    """The cache's name for the masked AST of ``body``."""
+    return digest("masked-ast", pandoc_version(), proof_reader(reader), body)
+
+
+def keep_masked(body: str, ast: dict[str, Any], cache: Cache | None, reader: str = READER) -> Any:
+    """``ast`` (pandoc's of ``body``, read as the proof reads it; it changes) masked, and
+    kept in ``cache`` where a proof of ``body`` looks first."""
+    masked = masked_apart({"blocks": ast.get("blocks", []), "meta": ast.get("meta", {})})
+    if cache is not None:
+        cache.put("proof", masked_name(body, reader), json.dumps(masked).encode("utf-8"), ".json")
+    return masked
 
 
 def proves_prose_only(before: str, after: str, *, reader: str = READER) -> bool:

@@ -131,9 +131,23 @@ def kept_normalize(
     change is not checked again (0.3 s of every playbook build, 17 chapters)."""
     if cache is None or rules is None:
         return normalize_chapter(chapter, rules, book_lang, cache)
+    key = normalized_key(chapter, rules, book_lang)
+    found = cache.get("normalized", key, ".json")
+    if found is not None:
+        with contextlib.suppress(ValueError, TypeError):
+            text, kept = json.loads(found)
+            return str(text), [(str(r), str(m), int(n), int(c), str(s)) for r, m, n, c, s in kept]
+    text, remaining = normalize_chapter(chapter, rules, book_lang, cache)
+    data = json.dumps([text, remaining], ensure_ascii=False).encode("utf-8")
+    cache.put("normalized", key, data, ".json")
+    return text, remaining
+
+
+def normalized_key(chapter: Chapter, rules: Any, book_lang: str) -> str:
+    """The cache's name for a chapter's fixed text and findings (:func:`kept_normalize`)."""
     from ..check.figures import images_present
 
-    key = digest(
+    return digest(
         "normalized",
         code_digest(),
         pandoc_version(),  # the proof's parses
@@ -144,15 +158,6 @@ def kept_normalize(
         chapter.text,
         images_present(chapter.text, chapter.path, rules),  # IMG001 looks at the files
     )
-    found = cache.get("normalized", key, ".json")
-    if found is not None:
-        with contextlib.suppress(ValueError, TypeError):
-            text, kept = json.loads(found)
-            return str(text), [(str(r), str(m), int(n), int(c), str(s)) for r, m, n, c, s in kept]
-    text, remaining = normalize_chapter(chapter, rules, book_lang, cache)
-    data = json.dumps([text, remaining], ensure_ascii=False).encode("utf-8")
-    cache.put("normalized", key, data, ".json")
-    return text, remaining
 
 
 def rules_key(rules: Any) -> str:

@@ -157,6 +157,51 @@ def too_deep(file: Path | None) -> KobookError:
     )
 
 
+# ``pandoc lua``: read each text of a JSON list with one reader, write each AST as one
+# line of JSON (pandoc's JSON holds no raw newline), ``null`` for a text it failed on.
+MANY = """
+local jobs = pandoc.json.decode(io.read("a"), false)
+for _, text in ipairs(jobs.texts) do
+  local ok, doc = pcall(pandoc.read, text, jobs.reader)
+  io.write(ok and pandoc.write(doc, "json") or "null", "\\n")
+end
+"""
+
+
+def markdown_to_asts(texts: list[str], reader: str = READER) -> list[dict[str, Any] | None]:
+    """Parse many texts in one pandoc process: what :func:`markdown_to_ast` gives each,
+    or None where this could not say (pandoc failed on the text, or the whole run).
+
+    Each pandoc process costs about as much again as parsing a chapter (its heap is
+    made anew), so a book's chapters parsed one process each cost twice what pandoc
+    needs.  The caller parses a None again on its own, which reports pandoc's error
+    with the chapter's file; the texts must have passed :mod:`.guard` already.
+
+    Not for ``+east_asian_line_breaks`` (Chinese and Japanese): pandoc's command line
+    applies it after the reader, ``pandoc.read`` does not, so those are all None.
+    """
+    if not texts:
+        return []
+    if "+east_asian_line_breaks" in reader:
+        return [None] * len(texts)
+    payload = json.dumps({"texts": texts, "reader": reader})
+    try:
+        out = run_pandoc(["lua", "-e", MANY], payload, what="parsing the chapters")
+    except KobookError:
+        return [None] * len(texts)
+    lines = out.split("\n")[: len(texts)]
+    if len(lines) != len(texts):
+        return [None] * len(texts)
+    found: list[dict[str, Any] | None] = []
+    for line in lines:
+        try:
+            ast = json.loads(line)
+        except (ValueError, RecursionError):
+            ast = None
+        found.append(ast if isinstance(ast, dict) and "blocks" in ast else None)
+    return found
+
+
 def ast_to(
     doc: dict[str, Any],
     to: str,

@@ -110,6 +110,10 @@ class PreviewStages(Hooks):
         self._kept = {}
         self._proving = []
 
+    def prefetch(self, book: Book, cache: Cache) -> None:
+        """Nothing: the preview has pandoc read each chapter as its fixes are proven, beside
+        the checks, and keeps what it read (:meth:`parse`)."""
+
     def normalize_chapter(
         self, chapter: Chapter, rules: Any, lang: str, cache: Cache | None
     ) -> tuple[str, list[Remaining]]:

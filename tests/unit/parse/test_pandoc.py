@@ -1,0 +1,62 @@
+"""Many chapters parsed in one pandoc process (parse/pandoc.py: markdown_to_asts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kobook.errors import KobookError
+from kobook.parse import pandoc
+from kobook.parse.pandoc import markdown_to_ast, markdown_to_asts
+
+TEXTS = [
+    "# 가\n\n본문 *강조*와 `코드`.\n",
+    "[참조]: https://example.com\n\n[링크][참조]와 각주.[^1]\n\n[^1]: 각주.\n",
+    '수식 $x^2$과 "따옴표"\\\n다음 줄.\n\n```python\nx = 1\n```\n',
+    "---\ntitle: 머리\n---\n\n# 제목 {#id}\n\n- 하나\n- 둘\n",
+]
+
+
+def test_each_text_is_what_its_own_pandoc_run_makes() -> None:
+    assert markdown_to_asts(TEXTS) == [markdown_to_ast(text) for text in TEXTS]
+    assert markdown_to_asts([]) == []
+
+
+def test_the_reader_is_the_one_asked_for() -> None:
+    reader = pandoc.READER + "-smart"
+    text = '"따옴표"와 --\n'
+    assert markdown_to_asts([text], reader) == [markdown_to_ast(text, reader=reader)]
+    assert markdown_to_asts([text], reader) != markdown_to_asts([text])
+
+
+def test_east_asian_line_breaks_are_left_to_a_run_of_their_own() -> None:
+    """pandoc's command line joins the lines of Chinese and Japanese after its reader;
+    ``pandoc.read`` in one batch does not, so such texts are not read there."""
+    reader = pandoc.READER.replace("-east_asian_line_breaks", "+east_asian_line_breaks")
+    joined = [{"t": "Str", "c": "中文"}, {"t": "Str", "c": "继续"}]  # no SoftBreak between
+    assert markdown_to_ast("中文\n继续\n", reader=reader)["blocks"][0]["c"] == joined
+    assert markdown_to_asts(["中文\n继续\n"], reader) == [None]
+
+
+def test_a_failed_run_gives_nothing_rather_than_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The caller parses each text again alone, and that run reports pandoc's error with
+    the chapter's file: a batch never raises."""
+
+    def fails(*_args: object, **_kwargs: object) -> str:
+        raise KobookError("pandoc (parsing the chapters) took too long", code="LIMIT006")
+
+    monkeypatch.setattr(pandoc, "run_pandoc", fails)
+    assert markdown_to_asts(TEXTS[:2]) == [None, None]
+
+
+def test_a_text_pandoc_rejects_is_none_and_the_others_are_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # pandoc's markdown reader accepts any text, so the failure is a reader that fails.
+    assert markdown_to_asts(["본문\n"], "no-such-reader") == [None]
+    original = pandoc.run_pandoc
+
+    def short(args: list[str], stdin: str, **kwargs: object) -> str:
+        return original(args, stdin, **kwargs).split("\n", 1)[0]  # one AST for two texts
+
+    monkeypatch.setattr(pandoc, "run_pandoc", short)
+    assert markdown_to_asts(TEXTS[:2]) == [None, None]  # not what was asked: not used
