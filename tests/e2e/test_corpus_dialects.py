@@ -116,7 +116,7 @@ class BlockHtmlWitness:
         self.kept = blockhtml.BlockHtml(common.blocks_to_html)
         self.differing: list[str] = []
         self.pieced = 0  # pages made from pieces (not written whole for their footnotes)
-        whole = common.blocks_to_html
+        whole = html.chapters_to_html  # every page's pandoc HTML, as the build writes it
         kept_prepare = blockprep.KeptPrepare()
         self.prepared_differing: list[str] = []
         self.prepared = 0
@@ -135,18 +135,18 @@ class BlockHtmlWitness:
 
         patch.setattr(html, "prepare", both_prepare)
 
-        def both(blocks: list[Any], extra_args: list[str] | None = None) -> str:
-            text = whole(blocks, extra_args)
-            if extra_args is None:
+        def both(chapters: list[list[Any]], cache: Any) -> list[str]:
+            texts = whole(chapters, cache)
+            for blocks, text in zip(chapters, texts, strict=True):
                 self.kept.html(blocks[::-1])  # the same blocks, other code-block counts
                 if self.kept.html(blocks) != text:
                     self.differing.append(text[:200])
                 self.pieced += not blockhtml.has_notes(blocks)
-            return text
+            return texts
 
         # The site's pages only: the print HTML goes through the same BlockHtml, and a
         # second witness of every page doubled the corpora's build time.
-        patch.setattr(html, "blocks_to_html", both)
+        patch.setattr(html, "chapters_to_html", both)
 
 
 @pytest.fixture(scope="module")

@@ -202,6 +202,54 @@ def markdown_to_asts(texts: list[str], reader: str = READER) -> list[dict[str, A
     return found
 
 
+def written_key(
+    payload: str, to: str, args: list[str] | None, inputs: dict[str, str] | None
+) -> str:
+    """The cache's name for pandoc's ``to`` of the JSON ``payload`` (see :func:`ast_to`)."""
+    named = [(inputs or {}).get(arg, arg) for arg in args or []]
+    return digest("written", pandoc_version(), to, *named, payload)
+
+
+# ``pandoc lua``: each JSON document of a list written as HTML5 with the options the
+# command line's ``--mathml --wrap=none --syntax-highlighting=THEME`` give, one JSON
+# string a line (``null`` where pandoc failed).
+MANY_HTML = """
+local jobs = pandoc.json.decode(io.read("a"), false)
+local options = {html_math_method = "mathml", wrap_text = "none", highlight_method = jobs.theme}
+for _, text in ipairs(jobs.docs) do
+  local ok, html = pcall(function ()
+    return pandoc.write(pandoc.read(text, "json"), "html5", options)
+  end)
+  io.write(ok and pandoc.json.encode(html .. "\\n") or "null", "\\n")
+end
+"""
+
+
+def json_to_html5s(payloads: list[str], theme: dict[str, Any]) -> list[str | None]:
+    """pandoc's HTML5 of many JSON documents in one process, as ``pandoc -f json -t html5
+    --mathml --wrap=none --syntax-highlighting=THEME`` writes each (``theme``: the
+    highlighting theme's JSON); None where this could not say (the caller writes that one
+    alone, which reports pandoc's error)."""
+    if not payloads:
+        return []
+    jobs = json.dumps({"docs": payloads, "theme": theme})
+    try:
+        out = run_pandoc(["lua", "-e", MANY_HTML], jobs, what="writing the chapters")
+    except KobookError:
+        return [None] * len(payloads)
+    lines = out.split("\n")[: len(payloads)]
+    if len(lines) != len(payloads):
+        return [None] * len(payloads)
+    found: list[str | None] = []
+    for line in lines:
+        try:
+            html = json.loads(line)
+        except ValueError:
+            html = None
+        found.append(html if isinstance(html, str) else None)
+    return found
+
+
 def ast_to(
     doc: dict[str, Any],
     to: str,
@@ -223,8 +271,7 @@ def ast_to(
         raise too_deep(None) from None
     key = ""
     if cache is not None:
-        named = [(inputs or {}).get(arg, arg) for arg in args or []]
-        key = digest("written", pandoc_version(), to, *named, payload)
+        key = written_key(payload, to, args, inputs)
         found = cache.get("written", key, f".{to}")
         if found is not None:
             return found.decode("utf-8")

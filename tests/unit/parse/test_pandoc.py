@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kobook.errors import KobookError
@@ -60,3 +62,14 @@ def test_a_text_pandoc_rejects_is_none_and_the_others_are_read(
 
     monkeypatch.setattr(pandoc, "run_pandoc", short)
     assert markdown_to_asts(TEXTS[:2]) == [None, None]  # not what was asked: not used
+
+
+def test_many_documents_written_in_one_go_and_a_broken_one_is_none() -> None:
+    from kobook.parse.pandoc import ast_to, json_to_html5s
+    from kobook.write.shared.highlight import theme
+
+    docs = [markdown_to_ast(text) for text in TEXTS[:3]]
+    written = json_to_html5s([json.dumps(doc) for doc in docs] + ['{"not": "a document"}'], theme())
+    args = ["--mathml", "--wrap=none"]
+    assert written[:3] == [ast_to(doc, "html5", args) for doc in docs]
+    assert written[3] is None

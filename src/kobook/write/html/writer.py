@@ -18,7 +18,6 @@ import os
 import re
 import shutil
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,7 @@ from ..shared.bookindex import book_index
 from ..shared.common import (
     atomic_directory,
     blocks_to_html,
+    chapters_to_html,
     highlight_css,
     part_titles,
     public_modes,
@@ -145,6 +145,21 @@ def page_body(
     return body, problems
 
 
+def page_bodies(
+    docs: list[Doc], book: Book, pages: dict[str, str], cache: Cache | None
+) -> tuple[list[str], list[Diagnostic]]:
+    """:func:`page_body` of every chapter (the same bytes), pandoc writing them all in two
+    processes (:func:`~kobook.write.shared.common.chapters_to_html`); the warnings."""
+    prepared = [prepare(doc, book, pages) for doc in docs]
+    htmls = chapters_to_html([blocks for blocks, _ in prepared], cache)
+    bodies: list[str] = []
+    problems: list[Diagnostic] = []
+    for doc, (blocks, found), written in zip(docs, prepared, htmls, strict=True):
+        bodies.append(math_fallbacks(written, blocks, doc, found))  # adds to ``found``
+        problems += found
+    return bodies, problems
+
+
 # pandoc's output for a formula texmath could not convert: its TeX between dollars.
 UNCONVERTED = re.compile(r'<span class="math (inline|display)">([^<]*)</span>')
 
@@ -245,11 +260,9 @@ def write_html(
     pages = id_pages(every)
     plan = plan_site(book, every, downloads=downloads)
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        rendered = list(pool.map(lambda d: page_body(d, book, pages, cache=cache), docs))
-    bodies = [body for body, _ in rendered]
+    bodies, found = page_bodies(docs, book, pages, cache)
     if problems is not None:
-        problems += [p for _, found in rendered for p in found]
+        problems += found
 
     if all_docs is not None and len(docs) < len(all_docs) and out.is_dir():
         # --chapter: refresh that chapter's page (and the index) in a copy of the existing

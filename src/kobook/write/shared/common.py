@@ -10,6 +10,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from ...lang import Words
 from ...model import Doc
 from ...parse import api_version
 from ...parse.ast import iter_nodes, keyval, stringify
-from ...parse.pandoc import ast_to, run_pandoc
+from ...parse.pandoc import ast_to, json_to_html5s, run_pandoc, written_key
 from .highlight import dark_css, highlight_option, theme
 
 
@@ -75,10 +76,52 @@ def blocks_to_html(
     """pandoc's HTML5 for a list of blocks (math as MathML unless already replaced);
     ``cache``: kept there, so an unchanged chapter is not written by pandoc again."""
     document = {"pandoc-api-version": api_version(), "meta": {}, "blocks": blocks}
+    args, inputs = html_args()
+    return ast_to(document, "html5", [*args, *(extra_args or [])], cache=cache, inputs=inputs)
+
+
+def html_args() -> tuple[list[str], dict[str, str]]:
+    """pandoc's arguments for a chapter's HTML, and what stands for the highlight theme's
+    temporary file in a cache key (its content, not its path)."""
     highlight = highlight_option()
-    args = ["--mathml", highlight, "--wrap=none", *(extra_args or [])]
-    inputs = {highlight: json.dumps(theme(), sort_keys=True)}  # not its temporary path
-    return ast_to(document, "html5", args, cache=cache, inputs=inputs)
+    return ["--mathml", highlight, "--wrap=none"], {highlight: json.dumps(theme(), sort_keys=True)}
+
+
+def chapters_to_html(chapters: list[list[dict[str, Any]]], cache: Cache | None) -> list[str]:
+    """:func:`blocks_to_html` of each chapter's blocks, the same bytes, in two pandoc
+    processes for the whole book instead of one per chapter (each process costs about as
+    much again as writing a chapter); a chapter in ``cache`` is not written again."""
+    args, inputs = html_args()
+    version = api_version()
+    try:
+        payloads = [
+            json.dumps({"pandoc-api-version": version, "meta": {}, "blocks": blocks})
+            for blocks in chapters
+        ]
+    except RecursionError:  # blocks_to_html says which (LIMIT001)
+        payloads = []
+    keys = [written_key(payload, "html5", args, inputs) for payload in payloads]
+    found: list[str | None] = [None] * len(chapters)
+    if cache is not None:
+        for i, key in enumerate(keys):
+            data = cache.get("written", key, ".html5")
+            found[i] = data.decode("utf-8") if data is not None else None
+    todo = [i for i, html in enumerate(found) if html is None] if payloads else []
+    if len(todo) > 1:
+        halves = [todo[0::2], todo[1::2]]
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            written = pool.map(
+                lambda half: json_to_html5s([payloads[i] for i in half], theme()), halves
+            )
+            for half, htmls in zip(halves, written, strict=True):
+                for i, html in zip(half, htmls, strict=True):
+                    if html is not None and cache is not None:
+                        cache.put("written", keys[i], html.encode("utf-8"), ".html5")
+                    found[i] = html
+    return [
+        html if html is not None else blocks_to_html(blocks, cache=cache)
+        for html, blocks in zip(found, chapters, strict=True)
+    ]
 
 
 @functools.cache

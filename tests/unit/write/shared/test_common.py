@@ -47,3 +47,34 @@ def test_an_unchanged_chapter_is_not_written_by_pandoc_again(
     assert len(runs) == 2
     assert blocks_to_html(para("첫 문단"), ["--section-divs"], cache=cache)
     assert len(runs) == 3  # other arguments, another entry
+
+
+CHAPTERS = [
+    "# 하나\n\n본문과 각주.[^1] 수식 $x^2$.\n\n[^1]: 각주의 글.\n",
+    "```python\nx = 1  # 주석\n```\n\n``` {.rust .numberLines}\nfn main() {}\n```\n",
+    '<div class="note">raw <b>HTML</b></div>\n\n| 가 | 나 |\n|---|---|\n| 1 | 2 |\n',
+    "$$\\sum_{i=1}^n i$$\n\n- 목록\n- 둘째\n\n> 인용 *강조*\n",
+]
+
+
+def test_chapters_written_together_are_each_chapter_written_alone(tmp_path: Path) -> None:
+    from kobook.parse import markdown_to_ast
+    from kobook.write.shared.common import chapters_to_html
+
+    chapters = [markdown_to_ast(text)["blocks"] for text in CHAPTERS]
+    alone = [blocks_to_html(blocks) for blocks in chapters]
+    assert chapters_to_html(chapters, None) == alone
+    cache = Cache(tmp_path / "cache")
+    assert chapters_to_html(chapters, cache) == alone
+    assert [blocks_to_html(blocks, cache=cache) for blocks in chapters] == alone  # kept
+
+
+def test_chapters_the_batch_could_not_write_are_written_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kobook.parse import markdown_to_ast
+    from kobook.write.shared import common
+
+    chapters = [markdown_to_ast(text)["blocks"] for text in CHAPTERS]
+    monkeypatch.setattr(common, "json_to_html5s", lambda payloads, _theme: [None] * len(payloads))
+    assert common.chapters_to_html(chapters, None) == [blocks_to_html(b) for b in chapters]
