@@ -27,6 +27,7 @@ from .errors import Diagnostic
 from .load import load_book
 from .model import Book, Chapter, Doc
 from .normalize import NormalizeReport, Remaining, kept_normalize, normalize_book
+from .normalize.prefetch import Made, prefetch_parses
 from .parse import parse_book
 from .parse.guard import check_footnotes, check_source
 from .transform import Context, Pass, run_passes
@@ -65,20 +66,21 @@ class Hooks:
     again and again overrides them."""
 
     memo: Memo | None = None  # the texts the guard passed
+    made: Made | None = None  # the fixes :meth:`prefetch` made
 
     def prefetch(self, book: Book, cache: Cache) -> None:
-        """Before the fixes: the chapters' originals read in a few pandoc processes, for
-        the proof and the parse stage (:mod:`kobook.normalize.prefetch`)."""
+        """Before the fixes: every text the proofs and the parse stage need, read in a
+        few pandoc processes (:mod:`kobook.normalize.prefetch`)."""
         from .normalize import settings
-        from .normalize.prefetch import prefetch_parses
 
-        prefetch_parses(book, cache, settings(book))
+        self.made = prefetch_parses(book, cache, settings(book))
 
     def normalize_chapter(
         self, chapter: Chapter, rules: Any, lang: str, cache: Cache | None
     ) -> tuple[str, list[Remaining]]:
         """One chapter's fixed text and the findings left in it."""
-        return kept_normalize(chapter, rules, lang, cache)
+        made = self.made.take(chapter) if self.made is not None else None
+        return kept_normalize(chapter, rules, lang, cache, made)
 
     def parse(self, book: Book, cache: Cache) -> list[Parsed]:
         """Every chapter's AST (two pandoc runs at a time)."""

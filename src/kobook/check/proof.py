@@ -373,6 +373,35 @@ def proven_fix(text: str, path: Path | None, settings: Settings, **options: Any)
     return PendingFix(text, path, settings, **options).result()
 
 
+class Later:
+    """A parse made when it is first asked for, like a finished :class:`Future` then.
+
+    ``PendingFix(later=True)``: a build first has pandoc read the proofs' texts of every
+    chapter in one go (:mod:`kobook.normalize.prefetch`), so each parse is then found in
+    the cache.
+    """
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+        self._made = False
+        self._value: Any = None
+        self._error: KobookError | None = None
+
+    def result(self) -> Any:
+        if not self._made:
+            try:
+                self._value = self._make()
+            except KobookError as exc:
+                self._error = exc
+            self._made = True
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+    def done(self) -> bool:
+        return self._made
+
+
 class PendingFix:
     """The fixed text of ``text``, made at once; pandoc's proof of it, in the background.
 
@@ -399,6 +428,7 @@ class PendingFix:
         reader: str = READER,
         cache: Cache | None = None,
         on_candidate: Callable[[str], None] | None = None,
+        later: bool = False,
     ) -> None:
         self.text = text
         self.proof = Proof(text, reader, cache, keep_parsed=True)
@@ -406,9 +436,15 @@ class PendingFix:
             check_text, path=path, settings=settings, build_only=build_only
         )
         self._checked: dict[str, list[Finding]] = {}
-        self._parses: dict[str, Future[Any]] = {}
+        self._parses: dict[str, Future[Any] | Later] = {}
         self._result: ProvenFix | None = None
         pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kobook-proof")
+
+        def parse(text: str) -> Future[Any] | Later:
+            if later:
+                return Later(functools.partial(self.proof.masked, text))
+            return pool.submit(self.proof.masked, text)
+
         try:
             current = text
             for _ in range(MAX_PASSES):
@@ -419,12 +455,17 @@ class PendingFix:
                 if on_candidate is not None:
                     on_candidate(candidate)
                 if not self._parses:
-                    self._parses[text] = pool.submit(self.proof.masked, text)
-                self._parses[candidate] = pool.submit(self.proof.masked, candidate)
+                    self._parses[text] = parse(text)
+                self._parses[candidate] = parse(candidate)
                 current = candidate
         finally:
             pool.shutdown(wait=False)  # what was submitted still runs
         self.guess = ProvenFix(current, self.check(current))
+
+    @property
+    def to_parse(self) -> list[str]:
+        """The texts the proof reads: the original and each fixed text (none: no fix)."""
+        return list(self._parses)
 
     def check(self, text: str) -> list[Finding]:
         """The findings of ``text`` (each text is checked once)."""

@@ -111,13 +111,16 @@ def normalize_chapter(
     rules: Any,
     book_lang: str,
     cache: Cache | None = None,
+    made: NormalizingChapter | None = None,
 ) -> tuple[str, list[Remaining]]:
     """One chapter's fixed text and what is left, placed in that text (not yet in its file).
 
     A pure function of the chapter's text, path and language and the rules, so
     ``kobook preview`` can keep the result of a chapter that did not change.
+    ``made``: the chapter's fixes already made (:mod:`.prefetch`, which had pandoc read
+    their texts with the other chapters').
     """
-    normalizing = NormalizingChapter(chapter, rules, book_lang, cache)
+    normalizing = made or NormalizingChapter(chapter, rules, book_lang, cache)
     result = normalizing.result()
     if cache is not None:
         normalizing.hand_over(dataclasses.replace(chapter, text=result[0]), cache)
@@ -125,19 +128,23 @@ def normalize_chapter(
 
 
 def kept_normalize(
-    chapter: Chapter, rules: Any, book_lang: str, cache: Cache | None
+    chapter: Chapter,
+    rules: Any,
+    book_lang: str,
+    cache: Cache | None,
+    made: NormalizingChapter | None = None,
 ) -> tuple[str, list[Remaining]]:
     """:func:`normalize_chapter` through the build's cache: a chapter whose text did not
-    change is not checked again (0.3 s of every playbook build, 17 chapters)."""
+    change is not checked again.  ``made``: see :func:`normalize_chapter`."""
     if cache is None or rules is None:
-        return normalize_chapter(chapter, rules, book_lang, cache)
+        return normalize_chapter(chapter, rules, book_lang, cache, made)
     key = normalized_key(chapter, rules, book_lang)
     found = cache.get("normalized", key, ".json")
     if found is not None:
         with contextlib.suppress(ValueError, TypeError):
             text, kept = json.loads(found)
             return str(text), [(str(r), str(m), int(n), int(c), str(s)) for r, m, n, c, s in kept]
-    text, remaining = normalize_chapter(chapter, rules, book_lang, cache)
+    text, remaining = normalize_chapter(chapter, rules, book_lang, cache, made)
     data = json.dumps([text, remaining], ensure_ascii=False).encode("utf-8")
     cache.put("normalized", key, data, ".json")
     return text, remaining
@@ -178,7 +185,9 @@ class NormalizingChapter:
     nearly always does, so ``kobook preview`` parses and transforms it while
     the proof runs and asks :meth:`result` before it shows anything.
     ``on_candidate`` is told each fixed text as it is made (before NFC, which
-    is applied last); see :class:`kobook.check.proof.PendingFix`.
+    is applied last); see :class:`kobook.check.proof.PendingFix`.  ``later``: pandoc
+    reads the proof's texts only when :meth:`result` asks (:mod:`.prefetch` has them
+    read with the other chapters' first).
     """
 
     def __init__(
@@ -189,6 +198,7 @@ class NormalizingChapter:
         cache: Cache | None = None,
         *,
         on_candidate: Callable[[str], None] | None = None,
+        later: bool = False,
     ) -> None:
         from ..check.proof import PendingFix
 
@@ -204,6 +214,7 @@ class NormalizingChapter:
                 build_only=True,
                 cache=cache,
                 on_candidate=on_candidate,
+                later=later,
             )
 
     def guess(self) -> tuple[str, list[Remaining]]:

@@ -1,4 +1,4 @@
-"""The chapters' originals read in one go before the fixes (normalize/prefetch.py)."""
+"""Every text the fixes' proofs and the parse stage need, read in one go (normalize/prefetch.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from kobook.cache import Cache
 from kobook.parse import pandoc
 from kobook.pipeline import Hooks, Pipeline
 from tests.conftest import BookMaker
+from tests.unit.check.test_fix_safety import evil_rule  # noqa: F401 (a fixture)
 
 FILES = {
     "book/01.md": "# 하나\n\n이 장은 GPU을 쓴다.\n",  # a fix: the proof reads it
@@ -50,7 +51,7 @@ def alone(runs: list[str], text: str) -> int:
     return sum(1 for stdin in runs if stdin == text)
 
 
-def test_originals_are_read_in_one_go_and_nothing_twice(
+def test_the_texts_are_read_in_one_go_and_nothing_twice(
     make_book: BookMaker, tmp_path: Path, runs: list[str]
 ) -> None:
     root = make_book(dict(FILES), metadata={"title": "책"})
@@ -59,11 +60,11 @@ def test_originals_are_read_in_one_go_and_nothing_twice(
     assert len(batches) == 2  # two processes, two cores
     read = sorted(text for batch in batches for text in batch)
     third = "# 셋\n\n머리말이 있는 장.\n"  # the loader took the front matter off
-    assert read == sorted([FILES["book/01.md"], FILES["book/02.md"], third])
-    for text in (FILES["book/01.md"], FILES["book/02.md"], third):
-        assert alone(runs, text) == 0
     fixed = FILES["book/01.md"].replace("GPU을", "GPU를")
-    assert alone(runs, fixed) == 1  # the proof's candidate, which the parse stage takes
+    # The fixed chapter's original and fixed text (its proof), the others as they are.
+    assert read == sorted([FILES["book/01.md"], fixed, FILES["book/02.md"], third])
+    for text in (FILES["book/01.md"], fixed, FILES["book/02.md"], third):
+        assert alone(runs, text) == 0  # no text read twice, none alone
     runs.clear()
     assert build(root, Cache(tmp_path / "plain"), NoPrefetch()) == docs  # the same ASTs
 
@@ -77,3 +78,25 @@ def test_a_warm_build_reads_nothing_again(
     runs.clear()
     build(root, cache)
     assert [stdin for stdin in runs if stdin != "x"] == []  # "x": pandoc's version probe
+
+
+@pytest.mark.usefixtures("evil_rule")
+def test_a_fix_the_proof_refuses_is_refused_after_the_prefetch_too(
+    make_book: BookMaker, tmp_path: Path
+) -> None:
+    """The fixes made before the batch are the ones the normalize stage proves: a fix that
+    would make a link is still left out (CHK004), the safe one still applied."""
+    from kobook.normalize import normalize_book
+
+    root = make_book({"book/01.md": "# 장\n\n이 링크는 GPU을 쓴다.\n"}, metadata={"title": "책"})
+    pipeline = Pipeline(root)
+    book = pipeline.front().book
+    report = pipeline.normalize(book, Cache(tmp_path / "cache"))
+    assert pipeline.hooks.made is not None and pipeline.hooks.made.chapters == {}  # all used
+    assert book.chapters[0].text == "# 장\n\n이 링크는 GPU를 쓴다.\n"
+    plain = Pipeline(root).front().book
+    expected = normalize_book(plain)
+    assert [(d.code, d.location) for d in report.remaining] == [
+        (d.code, d.location) for d in expected.remaining
+    ]
+    assert "CHK004" in [d.code for d in report.remaining]
