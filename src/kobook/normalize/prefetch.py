@@ -6,7 +6,7 @@ parse stage reads a chapter that needed no fix.  One pandoc process per text
 costs about twice what pandoc needs for it (each process builds its heap anew),
 so here every chapter's fixes are made first (the checks, in Python), then every
 text those proofs and parses need is read at once
-(:func:`~kobook.parse.pandoc.markdown_to_asts`, two processes for two cores), and
+(:func:`~kobook.parse.pandoc.markdown_to_json`, two processes for two cores), and
 each AST is put where the later stage looks first: the proof's masked AST, and
 the parse stage's AST of a text that may be the chapter's in the end.  The fixes
 made here are handed to the normalize stage (:class:`Made`), so nothing is
@@ -26,7 +26,7 @@ from ..cache import Cache
 from ..errors import KobookError
 from ..model import Book, Chapter
 from ..parse import ast_key, keep_parse, reader_for
-from ..parse.pandoc import READER, markdown_to_asts
+from ..parse.pandoc import READER, decoded, markdown_to_json
 
 if TYPE_CHECKING:
     from . import NormalizingChapter
@@ -120,11 +120,10 @@ def prefetch_parses(book: Book, cache: Cache, rules: Any) -> Made:
         return made
     with ThreadPoolExecutor(max_workers=2) as pool:
         batches = halves(items)
-        bodies = pool.map(
-            lambda batch: markdown_to_asts([apart(w.text)[1] for w in batch]), batches
-        )
-        for batch, asts in zip(batches, bodies, strict=True):
-            for item, ast in zip(batch, asts, strict=True):
+        read = pool.map(lambda batch: markdown_to_json([apart(w.text)[1] for w in batch]), batches)
+        for batch, found in zip(batches, read, strict=True):
+            for item, data in zip(batch, found, strict=True):
+                ast = decoded(data)  # one AST at a time: a book's at once is hundreds of MB
                 if ast is None:
                     continue
                 if item.parse:  # first: keep_masked changes the AST

@@ -168,9 +168,11 @@ end
 """
 
 
-def markdown_to_asts(texts: list[str], reader: str = READER) -> list[dict[str, Any] | None]:
-    """Parse many texts in one pandoc process: what :func:`markdown_to_ast` gives each,
-    or None where this could not say (pandoc failed on the text, or the whole run).
+def markdown_to_json(texts: list[str], reader: str = READER) -> list[str | None]:
+    """Parse many texts in one pandoc process: pandoc's JSON of each (what
+    :func:`markdown_to_ast` decodes), or None where this could not say (pandoc failed on
+    the text, or the whole run).  :func:`decoded` makes each an AST: one at a time, as
+    the caller keeps it, since a whole book's ASTs at once hold hundreds of MB.
 
     Each pandoc process costs about as much again as parsing a chapter (its heap is
     made anew), so a book's chapters parsed one process each cost twice what pandoc
@@ -192,14 +194,19 @@ def markdown_to_asts(texts: list[str], reader: str = READER) -> list[dict[str, A
     lines = out.split("\n")[: len(texts)]
     if len(lines) != len(texts):
         return [None] * len(texts)
-    found: list[dict[str, Any] | None] = []
-    for line in lines:
-        try:
-            ast = json.loads(line)
-        except (ValueError, RecursionError):
-            ast = None
-        found.append(ast if isinstance(ast, dict) and "blocks" in ast else None)
-    return found
+    return [None if line == "null" else line for line in lines]
+
+
+def decoded(data: str | None) -> dict[str, Any] | None:
+    """An AST of :func:`markdown_to_json`; None when it is none (or nests too deeply for
+    Python: the chapter's own parse then says LIMIT001 with its file)."""
+    if data is None:
+        return None
+    try:
+        ast = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    return ast if isinstance(ast, dict) and "blocks" in ast else None
 
 
 def written_key(

@@ -1,4 +1,4 @@
-"""Many chapters parsed in one pandoc process (parse/pandoc.py: markdown_to_asts)."""
+"""Many chapters parsed in one pandoc process (parse/pandoc.py: markdown_to_json)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,12 @@ import pytest
 
 from kobook.errors import KobookError
 from kobook.parse import pandoc
-from kobook.parse.pandoc import markdown_to_ast, markdown_to_asts
+from kobook.parse.pandoc import decoded, markdown_to_ast, markdown_to_json
+
+
+def markdown_to_asts(texts: list[str], reader: str = pandoc.READER) -> list[object]:
+    return [decoded(data) for data in markdown_to_json(texts, reader)]
+
 
 TEXTS = [
     "# 가\n\n본문 *강조*와 `코드`.\n",
