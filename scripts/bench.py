@@ -388,7 +388,9 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
     cold = time.perf_counter() - start
     source = book / PLAYBOOK_MD.name
     chapter = next(c for c in session.good.book.chapters if c.id == "ch03")  # type: ignore[union-attr]
-    engine = session.good.book.config.engine  # type: ignore[union-attr]
+    from kobook.write.registry import engine_for
+
+    engine = engine_for(session.good.book.config)  # type: ignore[union-attr]
     suffix = "" if engine == "weasyprint" else f" ({engine})"
     lines = source.read_text(encoding="utf-8").split("\n")
     line = next(i for i in range(chapter.line_offset + 1, len(lines)) if len(lines[i]) > 200)
