@@ -499,3 +499,28 @@ def test_svg_text_is_set_in_the_books_fonts(make_book: BookMaker, tmp_path: Path
             if char["text"] in "Arialsndefut"
         ]
     assert labels and all("Sans" in name for name in labels), set(labels)
+
+
+def test_links_to_anchors_at_a_paragraphs_start_are_kept(
+    make_book: BookMaker, tmp_path: Path
+) -> None:
+    """``<a id="…"></a>`` lines a translation keeps for the original's links (the Korean
+    Rust book's ch15-02) became bare labels pandoc put at a paragraph's start, where Typst
+    attaches them to nothing, and the compiler stopped at the links to them (TYP001)."""
+    anchors = '<a id="old-one"></a>\n<a id="old-two"></a>\n'
+    root = make_book(
+        {
+            "book/01.md": "# 하나\n\n[둘째 장의 앞](02.md#old-one), [또](02.md#old-two).\n",
+            "book/02.md": f"# 둘\n\n{anchors}\n## 새 제목\n\n본문.\n",
+        }
+    )
+    result = kobook.build(root, ["pdf"], engine="typst", cache_dir=tmp_path / "cache")
+    pdf = result.outputs["pdf"]
+    [page] = [n for n, text in enumerate(pdf_pages(pdf)) if "둘째 장의 앞" in text]
+    links = [
+        annot.get_object()
+        for annot in PdfReader(pdf).pages[page].get("/Annots") or []
+        if annot.get_object().get("/Subtype") == "/Link"
+    ]
+    # Both are still links (one annotation per boxed word), each to a place in the book.
+    assert len(links) >= 2 and all("/Dest" in link for link in links)

@@ -112,6 +112,11 @@ def labelled(blocks: Blocks) -> set[str]:
             if node["c"][1].startswith("] ") and (ident := label_of(node["c"][1][2:])):
                 found.add(ident)
             continue
+        if node["t"] == "RawInline" and node["c"][0] == "typst":
+            text = node["c"][1]
+            if text.startswith(METADATA) and (ident := label_of(text.removeprefix(METADATA))):
+                found.add(ident)  # an index mark or an anchor (:func:`index_marks`)
+            continue
         if node["t"] in ("Header",):
             found.add(node["c"][1][0])
         elif node["t"] in ("Div", "Span", "Figure", "Table"):
@@ -133,18 +138,25 @@ def anchors(blocks: Blocks) -> Blocks:
     return walk(blocks, action)
 
 
+METADATA = "#metadata(none)"  # an invisible element a label can be put on
+
+
 def index_marks(blocks: Blocks) -> Blocks:
-    """An index mark (``transform/index_terms.py``) as an invisible ``metadata`` element
-    with the mark's label before its text: the index asks where it is (pandoc would put
-    the label on the text before it, or on nothing when the span is empty)."""
+    """An index mark (``transform/index_terms.py``), and any empty span with an id (an
+    ``<a id="…"></a>`` a translation keeps for the original's links), as an invisible
+    ``metadata`` element with the label before its text: the index asks where a mark
+    is.  pandoc would put the label on the text before it, or on nothing at a
+    paragraph's start, and the compiler stops at a link to a label nothing carries."""
 
     def action(node: dict[str, Any]) -> Any:
-        if node["t"] != "Span" or "index" not in node["c"][0][1] or not node["c"][0][0]:
+        if node["t"] != "Span" or not node["c"][0][0]:
+            return None
+        if "index" not in node["c"][0][1] and node["c"][1]:
             return None
         ident = node["c"][0][0]
         if not LABEL.fullmatch(ident):
             return walk(node["c"][1], action)
-        return [raw_inline("typst", f"#metadata(none)<{ident}>"), *walk(node["c"][1], action)]
+        return [raw_inline("typst", f"{METADATA}<{ident}>"), *walk(node["c"][1], action)]
 
     return walk(blocks, action)
 
