@@ -187,14 +187,19 @@ def markdown_to_json(texts: list[str], reader: str = READER) -> list[str | None]
     if "+east_asian_line_breaks" in reader:
         return [None] * len(texts)
     payload = json.dumps({"texts": texts, "reader": reader})
-    try:
-        out = run_pandoc(["lua", "-e", MANY], payload, what="parsing the chapters")
-    except KobookError:
-        return [None] * len(texts)
-    lines = out.split("\n")[: len(texts)]
-    if len(lines) != len(texts):
-        return [None] * len(texts)
+    lines = lua_lines(MANY, payload, len(texts), "parsing the chapters")
     return [None if line == "null" else line for line in lines]
+
+
+def lua_lines(script: str, payload: str, count: int, what: str) -> list[str | None]:
+    """The first ``count`` lines ``pandoc lua`` writes running ``script`` on ``payload``;
+    all None when the run failed or wrote fewer (the callers then do each alone)."""
+    try:
+        out = run_pandoc(["lua", "-e", script], payload, what=what)
+    except KobookError:
+        return [None] * count
+    lines = out.split("\n")[:count]
+    return list(lines) if len(lines) == count else [None] * count
 
 
 def decoded(data: str | None) -> dict[str, Any] | None:
@@ -240,17 +245,10 @@ def json_to_html5s(payloads: list[str], theme: dict[str, Any]) -> list[str | Non
     if not payloads:
         return []
     jobs = json.dumps({"docs": payloads, "theme": theme})
-    try:
-        out = run_pandoc(["lua", "-e", MANY_HTML], jobs, what="writing the chapters")
-    except KobookError:
-        return [None] * len(payloads)
-    lines = out.split("\n")[: len(payloads)]
-    if len(lines) != len(payloads):
-        return [None] * len(payloads)
     found: list[str | None] = []
-    for line in lines:
+    for line in lua_lines(MANY_HTML, jobs, len(payloads), "writing the chapters"):
         try:
-            html = json.loads(line)
+            html = json.loads(line) if line is not None else None
         except ValueError:
             html = None
         found.append(html if isinstance(html, str) else None)
