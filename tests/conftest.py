@@ -7,6 +7,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -107,6 +108,23 @@ def browser() -> Iterator[object]:
 
     with chromium() as driver:
         yield driver
+
+
+@pytest.fixture
+def pandoc_inputs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What each pandoc run read on its standard input, in order (the runs still happen):
+    how a test counts the processes a build starts and what each was given."""
+    from kobook.parse import pandoc
+
+    seen: list[str] = []
+    original = pandoc.run_pandoc
+
+    def recorded(args: list[str], stdin: str, **kwargs: Any) -> str:
+        seen.append(stdin)
+        return original(args, stdin, **kwargs)
+
+    monkeypatch.setattr(pandoc, "run_pandoc", recorded)
+    return seen
 
 
 @pytest.fixture

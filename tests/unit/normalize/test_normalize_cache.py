@@ -85,21 +85,14 @@ def test_the_rules_are_in_the_key(make_book: BookMaker, tmp_path: Path, checked:
 
 
 def test_a_fixed_chapter_is_parsed_by_pandoc_twice_not_three_times(
-    make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_book: BookMaker, tmp_path: Path, pandoc_inputs: list[str]
 ) -> None:
     """The proof parses the original and the fixed text; the parse stage takes the fixed
     text's AST from it (the same reader, the same text) instead of a third pandoc run."""
-    from kobook.parse import pandoc, parse_book
+    from kobook.parse import parse_book
 
     root = make_book(dict(FILES), metadata={"title": "책"})
-    texts: list[str] = []
-    original = pandoc.run_pandoc
-
-    def counted(args: list[str], stdin: str, **kwargs: Any) -> str:
-        texts.append(stdin)
-        return original(args, stdin, **kwargs)
-
-    monkeypatch.setattr(pandoc, "run_pandoc", counted)
+    texts = pandoc_inputs
     book = load_book(root)
     cache = Cache(tmp_path / "cache")
     normalize.normalize_book(book, cache)
@@ -108,7 +101,6 @@ def test_a_fixed_chapter_is_parsed_by_pandoc_twice_not_three_times(
     assert "GPU를" in fixed
     assert texts.count(fixed) == 1  # the proof's parse, reused by the parse stage
     assert book.chapters[1].text in texts  # no fix, no proof: the parse stage's own run
-    monkeypatch.setattr(pandoc, "run_pandoc", original)
     again = parse_book(book, Cache(tmp_path / "fresh"))  # what pandoc itself makes of it
     assert [d.blocks for d in docs] == [d.blocks for d in again]
     assert [d.meta for d in docs] == [d.meta for d in again]

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from kobook.cache import Cache
-from kobook.parse import pandoc
 from kobook.pipeline import Hooks, Pipeline
 from tests.conftest import BookMaker
 from tests.unit.check.test_fix_safety import evil_rule  # noqa: F401 (a fixture)
@@ -33,30 +32,19 @@ def build(root: Path, cache: Cache, hooks: Hooks | None = None) -> list[Any]:
     return [(p.load().blocks, p.load().meta) for p in pipeline.parse(book, cache)]
 
 
-@pytest.fixture
-def runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    seen: list[str] = []
-    original = pandoc.run_pandoc
-
-    def counted(args: list[str], stdin: str, **kwargs: Any) -> str:
-        seen.append(stdin)
-        return original(args, stdin, **kwargs)
-
-    monkeypatch.setattr(pandoc, "run_pandoc", counted)
-    return seen
-
-
-def alone(runs: list[str], text: str) -> int:
-    """pandoc runs that read ``text`` by itself."""
-    return sum(1 for stdin in runs if stdin == text)
+def alone(pandoc_inputs: list[str], text: str) -> int:
+    """pandoc pandoc_inputs that read ``text`` by itself."""
+    return sum(1 for stdin in pandoc_inputs if stdin == text)
 
 
 def test_the_texts_are_read_in_one_go_and_nothing_twice(
-    make_book: BookMaker, tmp_path: Path, runs: list[str]
+    make_book: BookMaker, tmp_path: Path, pandoc_inputs: list[str]
 ) -> None:
     root = make_book(dict(FILES), metadata={"title": "책"})
     docs = build(root, Cache(tmp_path / "cache"))
-    batches = [json.loads(stdin)["texts"] for stdin in runs if stdin.startswith('{"texts"')]
+    batches = [
+        json.loads(stdin)["texts"] for stdin in pandoc_inputs if stdin.startswith('{"texts"')
+    ]
     assert len(batches) == 2  # two processes, two cores
     read = sorted(text for batch in batches for text in batch)
     third = "# 셋\n\n머리말이 있는 장.\n"  # the loader took the front matter off
@@ -64,20 +52,20 @@ def test_the_texts_are_read_in_one_go_and_nothing_twice(
     # The fixed chapter's original and fixed text (its proof), the others as they are.
     assert read == sorted([FILES["book/01.md"], fixed, FILES["book/02.md"], third])
     for text in (FILES["book/01.md"], fixed, FILES["book/02.md"], third):
-        assert alone(runs, text) == 0  # no text read twice, none alone
-    runs.clear()
+        assert alone(pandoc_inputs, text) == 0  # no text read twice, none alone
+    pandoc_inputs.clear()
     assert build(root, Cache(tmp_path / "plain"), NoPrefetch()) == docs  # the same ASTs
 
 
 def test_a_warm_build_reads_nothing_again(
-    make_book: BookMaker, tmp_path: Path, runs: list[str]
+    make_book: BookMaker, tmp_path: Path, pandoc_inputs: list[str]
 ) -> None:
     root = make_book(dict(FILES), metadata={"title": "책"})
     cache = Cache(tmp_path / "cache")
     build(root, cache)
-    runs.clear()
+    pandoc_inputs.clear()
     build(root, cache)
-    assert [stdin for stdin in runs if stdin != "x"] == []  # "x": pandoc's version probe
+    assert [stdin for stdin in pandoc_inputs if stdin != "x"] == []  # "x": pandoc's version probe
 
 
 @pytest.mark.usefixtures("evil_rule")
