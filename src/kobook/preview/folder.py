@@ -61,7 +61,10 @@ class PreviewFolder:
             self._copied.pop(name, None)
             changed.append(name)
         for folder, _subfolders, _files in os.walk(self.out):
-            os.chmod(folder, 0o755)
+            # The search index is made in a thread of its own (searchindex.py) and swapped
+            # in whole: the folder it was made in may be gone by now.
+            with contextlib.suppress(FileNotFoundError):
+                os.chmod(folder, 0o755)
         return changed
 
 
