@@ -406,7 +406,7 @@ def preview_worker(book: Path, cache: Path, report: Path) -> None:
         before = cpu_seconds()
         update = session.rebuild({source})
         cpu.append(cpu_seconds() - before)
-        confirmed += getattr(session, "foretold", (0, 0))[1]
+        confirmed += session.stages.foretold[1]
         if not update.ok or update.pages != ["ch03.html"]:
             raise SystemExit(f"unexpected rebuild: {update.error or update.pages}")
         html.append(update.seconds)
