@@ -32,8 +32,11 @@ lint: $(DEVSTAMP)
 typecheck: $(DEVSTAMP)
 	$(VENV)/bin/mypy src
 
+# A worker per core (pytest-xdist); a module's tests stay on one worker, the longest
+# modules start first, and the books several modules read are built once for the run
+# (tests/conftest.py).
 unit: $(DEVSTAMP) system-deps-dev node-tools
-	$(VENV)/bin/pytest -q -ra
+	$(VENV)/bin/pytest -q -ra -n auto --dist loadfile --no-loadscope-reorder --durations=25
 
 doctor: $(STAMP)
 	$(KOBOOK) doctor

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
+import functools
 import ipaddress
 import os
+import pickle
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import pytest
 import yaml
@@ -23,6 +26,7 @@ PLAYBOOK = CORPUS / "ultrascale-playbook-ko"
 SCALING = CORPUS / "scaling-book-en"
 RUST_BOOK = CORPUS / "rust-book-ko"
 COUNTERS = SHARED / "tools" / "ko_pdf_counters.py"
+T = TypeVar("T")
 
 
 def need_corpus(path: Path) -> None:
@@ -33,6 +37,45 @@ def need_corpus(path: Path) -> None:
             f"the corpus is not at {path}: put ../shared beside the project "
             "(or point KOBOOK_SHARED at it)"
         )
+
+
+# ``make test`` runs a worker per core (pytest-xdist, ``--dist loadfile``): a module's
+# tests stay on one worker.  The modules that take minutes go first, so that neither
+# worker is left alone with one of them at the end.
+FIRST = (
+    "tests/e2e/test_corpus_mdbook.py",
+    "tests/e2e/test_corpus_distill.py",
+    "tests/e2e/test_reproducible.py",
+    "tests/e2e/test_corpus_playbook.py",
+    "tests/e2e/test_weasy_runs.py",
+    "tests/e2e/test_upstream_rust.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules of :data:`FIRST` first (``--no-loadscope-reorder`` keeps this order)."""
+    rank = {module: place for place, module in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(FIRST)))
+
+
+def once_per_run(
+    factory: pytest.TempPathFactory, worker: str, name: str, make: Callable[[], T]
+) -> T:
+    """``make()``, run once for the whole test run even when several pytest-xdist workers
+    ask for it (pytest-xdist's recipe): the first worker makes it under a lock in the
+    folder the workers share and pickles it there; the others wait and read it.  What
+    ``make`` returns must stay valid for the run (files under ``factory``'s folders)."""
+    if worker == "master":  # no pytest-xdist
+        return make()
+    shared = factory.getbasetemp().parent / f"once-{name}"
+    with (shared.parent / f"once-{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if shared.exists():
+            return cast(T, pickle.loads(shared.read_bytes()))
+        made = make()
+        shared.with_suffix(".tmp").write_bytes(pickle.dumps(made))
+        shared.with_suffix(".tmp").rename(shared)
+        return made
 
 
 BookMaker = Callable[..., Path]
@@ -55,40 +98,45 @@ def sample_copy(folder: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def sample_build(
-    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path_factory: pytest.TempPathFactory, worker_id: str
 ) -> Callable[[str], kobook.BuildResult]:
-    """The sample book's PDF through an engine, built once per engine for the whole run:
-    a WeasyPrint build takes about 40 s on CI's two cores, and several test modules read it
-    (read-only)."""
-    built: dict[str, kobook.BuildResult] = {}
+    """The sample book's PDF through an engine, built once per engine for the whole run
+    (:func:`once_per_run`): a WeasyPrint build takes about 40 s on CI's two cores, and
+    several test modules read it (read-only)."""
     cache = tmp_path_factory.mktemp("sample-cache")
 
+    @functools.cache
     def build(engine: str) -> kobook.BuildResult:
-        if engine not in built:
+        def make() -> kobook.BuildResult:
             out = tmp_path_factory.mktemp(f"sample-{engine}")
-            built[engine] = kobook.build(REPO, ["pdf"], engine=engine, cache_dir=cache, out=out)
-        return built[engine]
+            return kobook.build(REPO, ["pdf"], engine=engine, cache_dir=cache, out=out)
+
+        return once_per_run(tmp_path_factory, worker_id, f"sample-{engine}", make)
 
     return build
 
 
 @pytest.fixture(scope="session")
 def playbook_build(
-    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path_factory: pytest.TempPathFactory, worker_id: str
 ) -> Callable[[str], tuple[kobook.BuildResult, Path]]:
-    """The corpus playbook through an engine, built once per engine for the whole run,
-    and the cache folder the engines share (so the front stages run once).  The
-    WeasyPrint build also writes the site and the EPUB, as ``kobook build all`` does."""
-    built: dict[str, kobook.BuildResult] = {}
+    """The corpus playbook through an engine, built once per engine for the whole run
+    (:func:`once_per_run`), and the cache folder of its build (the engines a worker builds
+    share one, so the front stages run once there).  The WeasyPrint build also writes the
+    site and the EPUB, as ``kobook build all`` does."""
     cache = tmp_path_factory.mktemp("playbook-cache")
 
+    @functools.cache
     def build(engine: str) -> tuple[kobook.BuildResult, Path]:
         need_corpus(PLAYBOOK)
-        if engine not in built:
+
+        def make() -> tuple[kobook.BuildResult, Path]:
             out = tmp_path_factory.mktemp(f"playbook-{engine}")
             formats = ["pdf", "html", "epub"] if engine == "weasyprint" else ["pdf"]
-            built[engine] = kobook.build(PLAYBOOK, formats, engine=engine, cache_dir=cache, out=out)
-        return built[engine], cache
+            result = kobook.build(PLAYBOOK, formats, engine=engine, cache_dir=cache, out=out)
+            return result, cache
+
+        return once_per_run(tmp_path_factory, worker_id, f"playbook-{engine}", make)
 
     return build
 
