@@ -102,14 +102,16 @@ def sample_build(
 ) -> Callable[[str], kobook.BuildResult]:
     """The sample book's PDF through an engine, built once per engine for the whole run
     (:func:`once_per_run`): a WeasyPrint build takes about 40 s on CI's two cores, and
-    several test modules read it (read-only)."""
+    several test modules read it (read-only).  The WeasyPrint build (the default engine's)
+    also writes the site, as ``make pdf html`` does."""
     cache = tmp_path_factory.mktemp("sample-cache")
 
     @functools.cache
     def build(engine: str) -> kobook.BuildResult:
         def make() -> kobook.BuildResult:
             out = tmp_path_factory.mktemp(f"sample-{engine}")
-            return kobook.build(REPO, ["pdf"], engine=engine, cache_dir=cache, out=out)
+            formats = ["pdf", "html"] if engine == "weasyprint" else ["pdf"]
+            return kobook.build(REPO, formats, engine=engine, cache_dir=cache, out=out)
 
         return once_per_run(tmp_path_factory, worker_id, f"sample-{engine}", make)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from kobook.normalize import normalize_book
 from kobook.parse import parse_book
 from kobook.parse.ast import iter_nodes, stringify
 from kobook.transform import transform_book
+from kobook.write import registry
 from tests import checks as layout
 from tests.checks import (
     html_problems,
@@ -32,10 +34,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> kobook.BuildResult:
-    out = tmp_path_factory.mktemp("sample-dist")
-    cache = tmp_path_factory.mktemp("sample-cache")
-    return kobook.build(REPO, ["pdf", "html"], out=out, cache_dir=cache)
+def built(sample_build: Callable[[str], kobook.BuildResult]) -> kobook.BuildResult:
+    """The PDF and the site, through the default engine (built once for the run)."""
+    result = sample_build(registry.engine_for(load_book(REPO).config))
+    assert set(result.outputs) == {"pdf", "html"}
+    return result
 
 
 @pytest.fixture(scope="module")
