@@ -41,6 +41,7 @@ from ..cache import Cache
 from ..errors import Diagnostic, KobookError
 from ..load import select_chapter
 from ..model import Book, Doc
+from ..model.bookindex import Mark
 from ..pipeline import Pipeline
 from ..write import registry
 from ..write.html.blockprep import KeptPrepare
@@ -158,6 +159,7 @@ class Session:
         # AST key → the images (and framed pages) it shows: site path → file.
         self._copies: dict[str, dict[str, Path | bytes]] = {}
         self._bodies: dict[str, Body] = {}  # chapter id → its last body
+        self._marks: dict[str, list[Mark]] = {}  # doc key → its index marks
         # The HTML of every block written so far: an edit writes only its own blocks.
         self._blocks = BlockHtml(blocks_to_html)
         self._prepared = KeptPrepare()  # and every block as prepared for the site
@@ -255,8 +257,10 @@ class Session:
         if full or any(self._is_image(p) for p in changed):
             self.stages.forget(fixes=full)  # the passes look at the files (images, links)
             self._copies.clear()
+            self._bodies.clear()  # a body holds each image's pixel size
         if full:
             self._bodies.clear()
+            self._marks.clear()
             self._prepared.clear()
             self._env = None
         loaded = self._pipeline.front()  # as `kobook build` runs it
@@ -267,6 +271,7 @@ class Session:
             self.stages.forget(fixes=True)
             self._copies.clear()
             self._bodies.clear()
+            self._marks.clear()
             self._prepared.clear()
             self._env = None
         update.mode = "full" if full else "incremental"
@@ -409,6 +414,7 @@ class Session:
         """Every file of the HTML site: path → bytes (pages, style sheets) or a file to copy."""
         from ..parse.ast import iter_nodes
         from ..write.html.writer import doc_ids, page_name, plan_site, site_copies, site_files
+        from ..write.shared.bookindex import marks_of
         from ..write.shared.templates import environment
 
         ids: dict[str, tuple[list[str], set[str]]] = {}
@@ -428,7 +434,12 @@ class Session:
         self._ids = ids
         if self._env is None:
             self._env = environment(book.root)
-        plan = plan_site(book, docs, self._env)
+        words = book.config.words
+        self._marks = {
+            key: self._marks[key] if key in self._marks else marks_of(doc, words)
+            for doc, key in zip(docs, keys, strict=True)
+        }
+        plan = plan_site(book, docs, self._env, marks=[self._marks[key] for key in keys])
         wanted: list[tuple[Doc, str]] = []
         for doc, key in zip(docs, keys, strict=True):
             targets = sorted((link, pages.get(link)) for link in ids[key][1])

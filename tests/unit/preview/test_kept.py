@@ -73,3 +73,57 @@ def test_prefetch_starts_no_workers_when_the_math_is_drawn(
     assert cache.misses == 0
     pdf_weasyprint.prefetch(book, docs, cache, None)
     assert started == [1]  # everything drawn: no workers started
+
+
+def png_of(width: int, height: int) -> bytes:
+    from io import BytesIO
+
+    from PIL import Image
+
+    buffer = BytesIO()
+    Image.new("RGB", (width, height), "red").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def test_a_kept_page_body_gets_an_images_new_size(make_book: BookMaker, tmp_path: Path) -> None:
+    """A page body keeps each image's pixel size (the browser holds its place): the bodies
+    of the chapters not edited are kept between saves, and let go when an image changes."""
+    root = make_book({**BOOK, "book/02.md": "# 둘째\n\n![그림](images/a.png)\n"})
+    image = root / "images" / "a.png"
+    image.parent.mkdir()
+    image.write_bytes(png_of(40, 20))
+    session = Session(root, cache_dir=tmp_path / "cache")
+    assert session.build().ok
+    page = session.out / "02.html"
+    assert 'width="40" height="20"' in page.read_text(encoding="utf-8")
+    chapter = root / "book" / "01.md"
+    chapter.write_text("# 처음\n\n고친 본문입니다.\n", encoding="utf-8")
+    update = session.rebuild({chapter})
+    assert update.ok and "02.html" not in update.pages  # its body was kept
+    image.write_bytes(png_of(60, 30))
+    update = session.rebuild({image})
+    assert update.ok and "02.html" in update.pages
+    assert 'width="60" height="30"' in page.read_text(encoding="utf-8")
+
+
+def test_the_index_page_follows_an_edited_chapters_marks(
+    make_book: BookMaker, tmp_path: Path
+) -> None:
+    """Each chapter's index marks are kept with its AST; a save that adds one updates
+    the index page, and the other chapter's kept marks stay in it."""
+    root = make_book(
+        {
+            "book/01.md": "# 처음\n\n[텐서]{.index}를 쓴다.\n",
+            "book/02.md": "# 둘째\n\n[파이프라인]{.index}을 쓴다.\n",
+        }
+    )
+    session = Session(root, cache_dir=tmp_path / "cache")
+    assert session.build().ok
+    index = session.out / "genindex.html"
+    assert "텐서" in index.read_text(encoding="utf-8")
+    chapter = root / "book" / "01.md"
+    chapter.write_text("# 처음\n\n[텐서]{.index}와 [활성값]{.index}을 쓴다.\n", encoding="utf-8")
+    update = session.rebuild({chapter})
+    assert update.ok and "genindex.html" in update.pages
+    page = index.read_text(encoding="utf-8")
+    assert "활성값" in page and "텐서" in page and "파이프라인" in page

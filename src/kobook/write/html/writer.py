@@ -27,7 +27,7 @@ from ... import limits
 from ...cache import Cache, atomic_write
 from ...errors import Diagnostic
 from ...model import Book, Doc
-from ...model.bookindex import Group
+from ...model.bookindex import Group, Mark
 from ...parse.ast import copy_tree, iter_nodes, keyval
 from ...transform.remote import REMOTE_ATTR
 from ...version import __version__
@@ -142,7 +142,7 @@ def page_body(
     blocks, problems = (preparer or prepare)(doc, book, pages)
     html = kept.html(blocks) if kept is not None else blocks_to_html(blocks, cache=cache)
     body = math_fallbacks(html, blocks, doc, problems)
-    return body, problems
+    return finished(body, book), problems
 
 
 def page_bodies(
@@ -155,9 +155,18 @@ def page_bodies(
     bodies: list[str] = []
     problems: list[Diagnostic] = []
     for doc, (blocks, found), written in zip(docs, prepared, htmls, strict=True):
-        bodies.append(math_fallbacks(written, blocks, doc, found))  # adds to ``found``
+        bodies.append(finished(math_fallbacks(written, blocks, doc, found), book))  # to ``found``
         problems += found
     return bodies, problems
+
+
+def finished(body: str, book: Book) -> str:
+    """A page body as the site shows it: empty header cells marked, each image with its
+    pixel size and loaded as the reader nears it, each heading with its anchor.  Made
+    with the body, so that ``kobook preview`` keeps it with the body: reading the size
+    of every image of the book on every save was a tenth of a rebuild."""
+    body = lazy_images(sized_images(empty_header_cells(body), book.root))
+    return heading_anchors(body, book.config.words.word("anchor"))
 
 
 # pandoc's output for a formula texmath could not convert: its TeX between dollars.
@@ -316,13 +325,18 @@ DOWNLOADS_DIR = "downloads"
 
 
 def plan_site(
-    book: Book, every: list[Doc], env: Any = None, downloads: tuple[tuple[str, str], ...] = ()
+    book: Book,
+    every: list[Doc],
+    env: Any = None,
+    downloads: tuple[tuple[str, str], ...] = (),
+    marks: list[list[Mark]] | None = None,
 ) -> SitePlan:
     """The site's TOC and navigation for the chapters ``every`` (the whole book).
 
     ``env``: the templates' environment, when the caller keeps one (``kobook
     preview`` makes it once per set-up: compiling the templates again on each
-    save was a tenth of a rebuild); else a new one.
+    save was a tenth of a rebuild); else a new one.  ``marks``: each chapter's
+    index marks, when the caller keeps them (else found).
     """
     config = book.config
     env = env if env is not None else environment(book.root, trusted=book.trusted)
@@ -368,7 +382,7 @@ def plan_site(
         if item["level"] != 1:
             sections.setdefault(item["chapter_id"], []).append(item)
     pages = [page_name(doc) for doc in every]
-    index = book_index(book, every)
+    index = book_index(book, every, marks)
     index_page = free_name(INDEX_PAGE, pages) if index else ""
     if index:
         entry = genindex.contents_entry(index_page, config.words.word("index"))
@@ -435,10 +449,7 @@ def chapter_page(plan: SitePlan, book: Book, doc: Doc, body: str) -> str:
         plan.env.get_template(f"{TEMPLATES}/chapter.html.j2").render(
             **plan.common,
             nav=sidebar(chapters, plan.sections.get(doc.chapter.id, []), position, doc.chapter.id),
-            body=heading_anchors(
-                lazy_images(sized_images(empty_header_cells(body), book.root)),
-                book.config.words.word("anchor"),
-            ),
+            body=body,  # finished (:func:`finished`)
             kind=doc.chapter.kind,
             chapter_title=doc.chapter.title,
             chapter_lang=doc.chapter.lang if doc.chapter.lang != book.config.lang else "",

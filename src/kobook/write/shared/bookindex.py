@@ -60,13 +60,15 @@ def marks_of(doc: Doc, words: Words) -> list[Mark]:
     return found
 
 
-def book_index(book: Book, docs: list[Doc]) -> list[Group]:
-    """The book's index, or no group when it has no mark or ``index: false``."""
+def book_index(book: Book, docs: list[Doc], kept: list[list[Mark]] | None = None) -> list[Group]:
+    """The book's index, or no group when it has no mark or ``index: false``.  ``kept``:
+    each doc's :func:`marks_of`, when the caller keeps them (``kobook preview``)."""
     config = book.config
     if not config.index:
         return []
     words = config.words
-    marks = [mark for doc in docs for mark in marks_of(doc, words)]
+    each = kept if kept is not None else [marks_of(doc, words) for doc in docs]
+    marks = [mark for found in each for mark in found]
     return arrange(marks, words.word("index-symbols")) if marks else []
 
 
