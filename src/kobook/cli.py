@@ -468,11 +468,12 @@ def run() -> None:
     temporary outputs are removed, the message is "interrupted", the exit code
     128 + the signal's number (130 for Ctrl-C).
     """
-    from .tools import stop_on_signals
+    from .tools import raise_if_stopped, stop_on_signals
 
     stop_on_signals()
     try:
         main(standalone_mode=False)
+        raise_if_stopped()  # a signal a library swallowed still ends the run as stopped
     except KobookError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)

@@ -27,6 +27,7 @@ from .errors import KobookError
 _running: set[subprocess.Popen[Any]] = set()
 _lock = threading.RLock()  # re-entrant: the signal handler may run while it is held
 _stopping = False
+_stopped_by: int | None = None  # the signal that stopped the build (stop_on_signals)
 
 
 def run(
@@ -143,8 +144,10 @@ def stop_on_signals() -> None:
     """
 
     def handler(signum: int, frame: object) -> None:
+        global _stopped_by
         for other in SIGNALS:
             signal.signal(other, signal.SIG_IGN)
+        _stopped_by = signum
         stop_all()
         raise Interrupted(signum)
 
@@ -152,6 +155,27 @@ def stop_on_signals() -> None:
         return  # only the main thread may set handlers (kobook used as a library)
     for signum in SIGNALS:
         signal.signal(signum, handler)
+
+
+def raise_if_stopped() -> None:
+    """Raise :class:`Interrupted` again when a signal stopped the build.
+
+    The handler's exception can be lost on its way up: WeasyPrint catches
+    ``BaseException`` around drawing an SVG image (and logs it), fontTools turns any
+    exception while it writes a cmap into a ``KeyError``.  A SIGTERM that lands there
+    let the build finish and exit 0.  Every output is moved into place through this
+    check (``write/shared/common.py``), and the command line checks it last, so such a
+    build writes nothing and ends as interrupted.
+    """
+    if _stopped_by is not None:
+        raise Interrupted(_stopped_by)
+
+
+def accept_stop() -> None:
+    """The command ends on the signal as it is meant to (``kobook preview`` stops on
+    Ctrl-C and says "stopped"): the run is not reported as interrupted."""
+    global _stopped_by
+    _stopped_by = None
 
 
 SIGNALS = [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if sys.platform != "win32" else [])

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import KobookError
+from ..tools import accept_stop
 from .review import FOLDER as REVIEW
 from .review import Reviewer
 from .server import DEFAULT_PORT, PreviewServer, diagnostic_json, is_loopback, start
@@ -108,7 +109,7 @@ def run(
         while not (until and until()):
             time.sleep(0.2 if until else 3600)
     except KeyboardInterrupt:
-        pass
+        accept_stop()  # Ctrl-C is how the preview ends
     finally:
         if watcher is not None:
             watcher.stop()

@@ -22,6 +22,7 @@ from ...model import Doc
 from ...parse import api_version
 from ...parse.ast import iter_nodes, keyval, stringify
 from ...parse.pandoc import ast_to, json_to_html5s, run_pandoc, written_key
+from ...tools import raise_if_stopped
 from .highlight import dark_css, highlight_option, theme
 
 
@@ -234,6 +235,7 @@ def atomic_output(path: Path) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        raise_if_stopped()  # an interruption a library swallowed writes nothing
         os.chmod(tmp_path, PUBLIC_FILE)
         os.replace(tmp_path, path)
     finally:
@@ -248,6 +250,7 @@ def atomic_directory(path: Path) -> Iterator[Path]:
     tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=owned(f".{path.name}")))
     try:
         yield tmp
+        raise_if_stopped()
         os.chmod(tmp, PUBLIC_FOLDER)
         old = None
         if path.exists():
