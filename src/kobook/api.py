@@ -131,7 +131,7 @@ def build(
     parsed = pipeline.parse(book, cache)
     lap("parse")
     progress.step("numbering figures, tables, equations and references")
-    docs, ctx, _keys = pipeline.transform(book, parsed, cache)
+    docs, ctx, _keys = pipeline.transform(book, parsed, cache, outputs=(out_dir,))
     result.diagnostics += ctx.diagnostics
     lap("transform")
     selected = docs

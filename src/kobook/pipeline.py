@@ -28,9 +28,13 @@ from .load import load_book
 from .model import Book, Chapter, Doc
 from .normalize import NormalizeReport, Remaining, kept_normalize, normalize_book
 from .normalize.prefetch import Made, prefetch_parses
-from .parse import parse_book
+from .parse import parse_book, reader_for
 from .parse.guard import check_footnotes, check_source
-from .transform import Context, Pass, run_passes
+from .transform import Context, Pass
+from .transform.memo import fingerprint
+from .transform.memo import load as memo_load
+from .transform.memo import store as memo_store
+from .transform.world import world_key
 from .write.shared.templates import untrusted as untrusted_templates
 
 
@@ -85,16 +89,29 @@ class Hooks:
     def parse(self, book: Book, cache: Cache) -> list[Parsed]:
         """Every chapter's AST (two pandoc runs at a time)."""
         return [
-            Parsed(doc.chapter, "", functools.partial(given, doc))
+            Parsed(doc.chapter, parsed_key(doc.chapter), functools.partial(given, doc))
             for doc in parse_book(book, cache)
         ]
 
     def run_passes(
         self, passes: list[tuple[str, Pass]], book: Book, ctx: Context, parsed: list[Parsed]
     ) -> tuple[list[Doc], list[str]]:
-        """The passes in order, each over every chapter; the docs and their keys."""
-        docs = run_passes(passes, [item.load() for item in parsed], ctx)
-        return docs, [item.key for item in parsed]
+        """The passes in order, each over every chapter; the docs and their keys.
+
+        A (pass, chapter) call whose inputs are those of the last build's is replayed
+        from the cache (:mod:`kobook.transform.memo`), so an unchanged chapter costs
+        next to nothing; the keys name the world too (:mod:`kobook.transform.world`).
+        """
+        world = world_key(book, ctx, ctx.outputs)
+        memo = memo_load(ctx.cache, world)
+        inputs = [(item.chapter, item.key, item.load) for item in parsed]
+        docs, keys = memo.run(passes, book, ctx, inputs)
+        if not any(isinstance(reason, str) for reason in ctx.remote.values()):
+            memo_store(ctx.cache, world, memo)  # a failed download is tried again next time
+        keys = [fingerprint(world, key) if world else "" for key in keys]
+        for doc, key in zip(docs, keys, strict=True):
+            doc.key = key
+        return docs, keys
 
 
 @dataclass
@@ -121,10 +138,19 @@ class Pipeline:
         return self.hooks.parse(book, cache)
 
     def transform(
-        self, book: Book, parsed: list[Parsed], cache: Cache
+        self, book: Book, parsed: list[Parsed], cache: Cache, outputs: tuple[Path, ...] = ()
     ) -> tuple[list[Doc], Context, list[str]]:
-        """:data:`~kobook.transform.PASSES` in order; the docs, the context, the docs' keys."""
-        ctx = Context(book=book, keep_going=self.keep_going, cache=cache, offline=self.offline)
+        """:data:`~kobook.transform.PASSES` in order; the docs, the context, the docs' keys.
+
+        ``outputs``: the folders the build writes into (no pass reads them).
+        """
+        ctx = Context(
+            book=book,
+            keep_going=self.keep_going,
+            cache=cache,
+            offline=self.offline,
+            outputs=outputs,
+        )
         # The stage's list, read when the stage runs (it owns the passes and their order).
         docs, keys = self.hooks.run_passes(transform_stage.PASSES, book, ctx, parsed)
         return docs, ctx, keys
@@ -171,6 +197,11 @@ def chapter_names(book: Book) -> list[str]:
         if name not in names:
             names.append(name)
     return names
+
+
+def parsed_key(chapter: Chapter) -> str:
+    """The key of a chapter's AST: pandoc's reader and the text it reads."""
+    return fingerprint("parsed", reader_for(chapter), chapter.text)
 
 
 def given(doc: Doc) -> Doc:

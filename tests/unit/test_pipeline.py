@@ -112,9 +112,9 @@ def test_the_build_and_the_preview_run_one_pipeline(
     runs: list[type] = []
     transform = pipeline.Pipeline.transform
 
-    def recorded(self, book, parsed, cache):  # type: ignore[no-untyped-def]
+    def recorded(self, book, parsed, cache, **options):  # type: ignore[no-untyped-def]
         runs.append(type(self.hooks))
-        return transform(self, book, parsed, cache)
+        return transform(self, book, parsed, cache, **options)
 
     monkeypatch.setattr(pipeline.Pipeline, "transform", recorded)
     kobook.build(root, ["html"], out=tmp_path / "out", cache_dir=tmp_path / "c")

@@ -16,3 +16,7 @@ class Doc:
     chapter: Chapter
     blocks: list[dict[str, Any]]
     meta: dict[str, Any] = field(default_factory=dict)
+    # The key of everything the AST was made from, when the build's transform stage knows
+    # it (empty: unknown): a writer may keep what it makes of the chapter under it
+    # (``write/shared/kept.py``).
+    key: str = ""

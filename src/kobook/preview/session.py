@@ -43,12 +43,7 @@ from ..load import select_chapter
 from ..model import Book, Doc
 from ..model.bookindex import Mark
 from ..pipeline import Pipeline
-from ..write import registry
-from ..write.html.blockprep import KeptPrepare
-from ..write.shared.blockhtml import BlockHtml
-from ..write.shared.common import blocks_to_html
-from .folder import PreviewFolder
-from .passmemo import (
+from ..transform.memo import (
     CHAPTER_FIELDS,
     Lines,
     Placed,
@@ -57,6 +52,11 @@ from .passmemo import (
     place,
     replace_in,
 )
+from ..write import registry
+from ..write.html.blockprep import KeptPrepare
+from ..write.shared.blockhtml import BlockHtml
+from ..write.shared.common import blocks_to_html
+from .folder import PreviewFolder
 from .searchindex import SearchIndex
 from .stages import PreviewStages, Proving
 from .typesetter import Typesetter, pages_laid, typeset

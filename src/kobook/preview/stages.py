@@ -13,7 +13,7 @@ with these, which keep what the last good build made:
   one and the edited paragraph alone (:mod:`.predict`); :meth:`confirmed`
   compares pandoc's AST with it before anything is shown;
 * the transform passes run in the build's order, but a (pass, chapter) call
-  whose inputs are those of the last build is replayed (:mod:`.passmemo`).
+  whose inputs are those of the last build is replayed (:mod:`kobook.transform.memo`).
 
 The session (:mod:`.session`) adds what to rebuild when a file changes, the
 site's pages, and the server.
@@ -37,7 +37,7 @@ from ..normalize import NormalizingChapter, Remaining
 from ..parse import reader_for
 from ..pipeline import Hooks, Memo, Parsed
 from ..transform import Context, Pass
-from .passmemo import PassMemo, fingerprint
+from ..transform.memo import PassMemo, fingerprint
 from .predict import foretold, same_but_automatic_ids
 
 
@@ -172,7 +172,7 @@ class PreviewStages(Hooks):
     def run_passes(
         self, passes: list[tuple[str, Pass]], book: Book, ctx: Context, parsed: list[Parsed]
     ) -> tuple[list[Doc], list[str]]:
-        """The passes, a call whose inputs did not change replayed (:mod:`.passmemo`)."""
+        """The passes; a call whose inputs did not change is replayed (transform/memo.py)."""
         inputs = [(item.chapter, item.key, item.load) for item in parsed]
         docs, keys = self.passes.run(passes, book, ctx, inputs)
         texts = {(reader_for(c), c.text) for c in book.chapters}

@@ -34,6 +34,8 @@ class Context:
     cache: Cache | None = None
     # No downloads: every remote image is IMG002 (``--offline``).
     offline: bool = False
+    # The folders the build writes into: no pass reads them.
+    outputs: tuple[Path, ...] = ()
     remote_limits: Limits = field(default_factory=Limits)
     remote_budget: Budget | None = None
     # Remote image URL -> its local copy, or the reason it has none.

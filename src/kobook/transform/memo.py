@@ -1,5 +1,10 @@
 """The transform passes of the last build, kept so a rebuild reruns only what changed.
 
+Two callers keep it: ``kobook preview`` in memory between saves, and ``kobook
+build`` in its cache between runs (:func:`load`, :func:`store`), under the key of
+what else the passes read (:mod:`.world`), so that a warm build after a
+one-paragraph edit runs the passes of that chapter only.
+
 A pass is a function of its inputs: the chapter's AST as the previous pass left
 it, the chapter itself (id, number, title, text, ...), the book's layout, and
 the shared :class:`~kobook.transform.Context` state the earlier calls left
@@ -35,14 +40,16 @@ import dataclasses
 import functools
 import hashlib
 import marshal
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..cache import Cache
 from ..errors import Diagnostic, Location
 from ..model import Book, Chapter, Doc
-from ..transform import Context
+from .context import Context
 
 Pass = Callable[[Doc, Context], Doc]
 
@@ -50,7 +57,11 @@ Pass = Callable[[Doc, Context], Doc]
 # write-only output (diagnostics), and a map made from the book's chapters
 # (``chapter_links``; its inputs are in the layout key).
 NOT_STATE = {"book", "keep_going", "cache", "offline", "remote_limits", "diagnostics"}
-NOT_STATE |= {"chapter_files"}
+NOT_STATE |= {
+    "chapter_files",
+    "remote_budget",
+    "outputs",
+}  # the budget: this build's time, not state
 # Chapter fields a pass may set (``headings`` sets ``title``); the text index is a cache.
 CHAPTER_FIELDS = [f.name for f in dataclasses.fields(Chapter) if not f.name.startswith("_")]
 
@@ -211,8 +222,12 @@ class PassMemo:
     """The (pass, chapter id) → :class:`Entry` of the last successful build."""
 
     entries: dict[tuple[str, str], Entry] = field(default_factory=dict)
-    # chapter id → (key of its final AST, that AST): reused as is when the key matches.
-    final: dict[str, tuple[str, Doc]] = field(default_factory=dict)
+    # chapter id → (key of its final AST, its blocks, its meta): reused as is when the key
+    # matches.
+    final: dict[str, tuple[str, list[Any], dict[str, Any]]] = field(default_factory=dict)
+    # Keep each call's AST (the preview, in memory); else only the final ones (a memo the
+    # build stores: marshalling every call's output would cost a cold build a tenth).
+    keeps: bool = True
     ran: int = 0  # calls that ran in the last build (the rest were replayed)
     remade: int = 0  # replayed calls whose output was not kept, made again (last build)
 
@@ -242,7 +257,7 @@ class PassMemo:
         slots = [Slot(chapter, key) for chapter, key, _load in inputs]
         lines = {id(chapter): Lines(chapter) for chapter, _key, _load in inputs}
         entries: dict[tuple[str, str], Entry] = {}
-        keep = not self.entries  # a first (or full) build keeps every call's AST
+        keep = self.keeps and not self.entries  # a first (or full) build keeps every AST
         state = snapshot(ctx)
         current = state_key(state)
         # The state of the last replayed call, put into ``ctx`` only before a call that
@@ -297,14 +312,14 @@ class PassMemo:
         if replayed is not None:
             restore(ctx, replayed)
         docs = []
-        final: dict[str, tuple[str, Doc]] = {}
+        final: dict[str, tuple[str, list[Any], dict[str, Any]]] = {}
         for slot in slots:
             kept = self.final.get(slot.chapter.id)
             if slot.doc is None and kept is not None and kept[0] == slot.key:
-                doc = Doc(slot.chapter, kept[1].blocks, kept[1].meta)
+                doc = Doc(slot.chapter, kept[1], kept[2])
             else:
                 doc = self._doc(slot, loaders[id(slot.chapter)], passes, ctx)
-            final[slot.chapter.id] = (slot.key, doc)
+            final[slot.chapter.id] = (slot.key, doc.blocks, doc.meta)
             docs.append(doc)
         self.entries = entries
         self.final = final
@@ -342,3 +357,55 @@ class PassMemo:
             entry.out = marshal.dumps((doc.blocks, doc.meta))
             self.remade += 1
         return doc
+
+
+# The build's memo in the cache: one entry per cache folder, replaced by each build
+# (the key of its world is inside); the format's version is in the key.  It is read
+# only through :meth:`Cache.get`, which checks the entry's tag under this machine's
+# secret: no file a repository carries is ever unpickled.
+STORED = ("passes", "last-build-1")
+
+
+def load(cache: Cache | None, world: str | None) -> PassMemo:
+    """The memo the last build stored, when it was made in the same world; else empty."""
+    memo = PassMemo(keeps=False)
+    data = cache.get(*STORED) if cache is not None and world is not None else None
+    if data is None:
+        return memo
+    try:
+        kept_world, entries, final = pickle.loads(data)
+    except Exception:  # written by another kobook, or cut short: not a memo
+        return memo
+    if kept_world == world:
+        memo.entries = entries
+        memo.final = {k: (key, *marshal.loads(ast)) for k, (key, ast) in final.items()}
+    return memo
+
+
+def store(cache: Cache | None, world: str | None, memo: PassMemo) -> None:
+    """Keep ``memo`` for the next build: each call's key, state and diagnostics, and each
+    chapter's final AST; not the ASTs between passes (a call that must run again gets
+    its input made again from the parse, :meth:`PassMemo._remade`)."""
+    if cache is None or world is None:
+        return
+    states: dict[str, dict[str, Any]] = {}  # one copy of each state (most calls change none)
+    by_id: dict[int, dict[str, Any]] = {}
+    for entry in memo.entries.values():
+        by_id[id(entry.state)] = states.setdefault(entry.state_key, entry.state)
+    entries = {
+        name: dataclasses.replace(
+            entry,
+            out=None,
+            state=by_id[id(entry.state)],
+            before=by_id.get(id(entry.before), entry.before),
+        )
+        for name, entry in memo.entries.items()
+    }
+    final = {
+        k: (key, marshal.dumps((blocks, meta))) for k, (key, blocks, meta) in memo.final.items()
+    }
+    try:
+        data = pickle.dumps((world, entries, final), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, ValueError):
+        return  # state a pass keeps that cannot be stored: the next build runs every call
+    cache.put(*STORED, data)
