@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ... import limits
-from ...cache import Cache, atomic_write
+from ...cache import Cache, atomic_write, digest
 from ...errors import Diagnostic
 from ...model import Book, Doc
 from ...model.bookindex import Group, Mark
@@ -43,6 +43,7 @@ from ..shared.common import (
     public_modes,
     toc_entries,
 )
+from ..shared.kept import keep, kept, kept_key
 from ..shared.mathsvg import MathError, formula, img_tag, render_math, undrawn
 from ..shared.sanitize import sanitize_blocks
 from ..shared.tables import empty_header_cells
@@ -149,15 +150,24 @@ def page_bodies(
     docs: list[Doc], book: Book, pages: dict[str, str], cache: Cache | None
 ) -> tuple[list[str], list[Diagnostic]]:
     """:func:`page_body` of every chapter (the same bytes), pandoc writing them all in two
-    processes (:func:`~kobook.write.shared.common.chapters_to_html`); the warnings."""
-    prepared = [prepare(doc, book, pages) for doc in docs]
+    processes (:func:`~kobook.write.shared.common.chapters_to_html`); the warnings.
+
+    A chapter whose AST and link targets are those of a page the cache holds is not made
+    again (:mod:`kobook.write.shared.kept`): the whole map of pages is in the key, as a
+    link of any chapter may point at an id anywhere.
+    """
+    where = digest(repr(sorted(pages.items())))
+    keys = [kept_key(doc, "page", page_name(doc), where) for doc in docs]
+    found = [kept(cache, "page", key, doc) for doc, key in zip(docs, keys, strict=True)]
+    todo = [i for i, body in enumerate(found) if body is None]
+    prepared = [prepare(docs[i], book, pages) for i in todo]
     htmls = chapters_to_html([blocks for blocks, _ in prepared], cache)
-    bodies: list[str] = []
-    problems: list[Diagnostic] = []
-    for doc, (blocks, found), written in zip(docs, prepared, htmls, strict=True):
-        bodies.append(finished(math_fallbacks(written, blocks, doc, found), book))  # to ``found``
-        problems += found
-    return bodies, problems
+    for i, (blocks, problems), written in zip(todo, prepared, htmls, strict=True):
+        body = finished(math_fallbacks(written, blocks, docs[i], problems), book)  # to problems
+        keep(cache, "page", keys[i], docs[i], body, problems)
+        found[i] = (body, problems)
+    made = [body for body in found if body is not None]
+    return [body for body, _ in made], [p for _, problems in made for p in problems]
 
 
 def finished(body: str, book: Book) -> str:

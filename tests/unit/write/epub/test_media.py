@@ -1,4 +1,4 @@
-"""The EPUB's images handed to pandoc as copies in its working folder (write/epub/writer.py)."""
+"""The EPUB's images handed to pandoc as copies in its working folder (write/epub/media.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from kobook.model import Chapter, Doc
-from kobook.write.epub.writer import Media, inline_images, raw_media
+from kobook.write.epub.media import Media, inline_images, raw_media
 
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -59,3 +59,4 @@ def test_raw_img_gets_the_copy_and_an_outside_file_is_left_out(tmp_path: Path) -
     assert out[1]["c"][0]["t"] == "Span"  # its alt text stays; the file is not read
     assert [p.code for p in problems] == ["EPUB001"]
     assert len(media.files) == 1
+
