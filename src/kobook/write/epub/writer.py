@@ -58,6 +58,8 @@ from .media import Media, inline_images, place, raw_media
 from .xhtml import xhtml_raw
 
 TEMPLATES = "epub"
+# Files that are compressed already: deflating them again costs time and saves nothing.
+PACKED = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".woff", ".woff2")
 ZIP_EPOCH = 315532800  # 1980-01-01, the first date a zip file can hold
 
 
@@ -310,6 +312,8 @@ def finish(epub: Path, words: Words, claims: a11y.Claims | None = None, edition:
     with zipfile.ZipFile(epub, "w") as out:
         for info, data in entries:
             body = fixed[info.filename].encode("utf-8") if info.filename in fixed else data
+            if info.filename.lower().endswith(PACKED):
+                info.compress_type = zipfile.ZIP_STORED
             out.writestr(info, body)
 
 

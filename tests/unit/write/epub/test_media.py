@@ -60,3 +60,23 @@ def test_raw_img_gets_the_copy_and_an_outside_file_is_left_out(tmp_path: Path) -
     assert [p.code for p in problems] == ["EPUB001"]
     assert len(media.files) == 1
 
+
+def test_images_are_stored_not_deflated_again(tmp_path: Path) -> None:
+    """finish() writes the container again: a PNG is compressed already, so it is stored;
+    the pages are deflated."""
+    import zipfile
+
+    from kobook.lang.words import Words
+    from kobook.write.epub.writer import finish
+
+    epub = tmp_path / "book.epub"
+    with zipfile.ZipFile(epub, "w", zipfile.ZIP_DEFLATED) as out:
+        out.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip")
+        out.writestr("EPUB/media/a.png", PNG * 50)
+        out.writestr("EPUB/text/ch001.xhtml", "<html><title>ch001.xhtml</title>" + "가" * 500)
+    finish(epub, Words("ko"))
+    with zipfile.ZipFile(epub) as done:
+        kinds = {info.filename: info.compress_type for info in done.infolist()}
+        assert done.read("EPUB/media/a.png") == PNG * 50
+    assert kinds["EPUB/media/a.png"] == zipfile.ZIP_STORED
+    assert kinds["EPUB/text/ch001.xhtml"] == zipfile.ZIP_DEFLATED
