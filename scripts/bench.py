@@ -580,6 +580,9 @@ def main() -> int:
         preview_worker(*args.preview_worker)
         return 0
     sys.path.insert(0, str(REPO / "scripts"))
+    from bench_routes import as_installed
+
+    as_installed()
     if args.upstream:
         from bench_upstream import main as upstream_main
 
