@@ -126,7 +126,7 @@ def write_epub(
                 env={"SOURCE_DATE_EPOCH": str(config.output_epoch or ZIP_EPOCH)},
                 cwd=folder,
             )
-            finish(tmp, config.words, claims, str(config.get("edition") or ""))
+            finish(tmp, config.words, claims, str(config.get("edition") or ""), media)
     return problems
 
 
@@ -264,7 +264,13 @@ ID = re.compile(r'\sid="([^"]+)"')
 LOCAL_HREF = re.compile(r'href="#([^"]+)"')
 
 
-def finish(epub: Path, words: Words, claims: a11y.Claims | None = None, edition: str = "") -> None:
+def finish(
+    epub: Path,
+    words: Words,
+    claims: a11y.Claims | None = None,
+    edition: str = "",
+    media: Media | None = None,
+) -> None:
     """Mend what pandoc's container gets wrong, and write it again (its entries in the
     same order, with the same dates):
 
@@ -279,7 +285,8 @@ def finish(epub: Path, words: Words, claims: a11y.Claims | None = None, edition:
     - the landmarks are named in the book's language (pandoc writes "Cover",
       "Title Page" and "Table of Contents" whatever the language);
     - the accessibility metadata claims what is true of the book, and each formula
-      has its TeX as ``alttext`` (``a11y.py``).
+      has its TeX as ``alttext`` (``a11y.py``);
+    - each image of ``media`` takes the place of its stand-in (:meth:`Media.write`).
     """
     with zipfile.ZipFile(epub) as source:
         entries = [(info, source.read(info)) for info in source.infolist()]
@@ -312,6 +319,7 @@ def finish(epub: Path, words: Words, claims: a11y.Claims | None = None, edition:
     with zipfile.ZipFile(epub, "w") as out:
         for info, data in entries:
             body = fixed[info.filename].encode("utf-8") if info.filename in fixed else data
+            body = media.restore(body) if media is not None else body
             if info.filename.lower().endswith(PACKED):
                 info.compress_type = zipfile.ZIP_STORED
             out.writestr(info, body)
