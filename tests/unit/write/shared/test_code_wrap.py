@@ -161,3 +161,15 @@ def test_a_korean_word_in_a_comment_keeps_its_bracket() -> None:
     for columns in range(24, 48):  # narrower, the word is longer than a line and is cut
         for before, after in itertools.pairwise(wrap_code_line(line, columns)):
             assert not passes.glued(before[-1:], after.lstrip()[2:][:1]), (columns, before)
+
+
+@pytest.mark.parametrize(
+    ("family", "advance"),
+    [("DejaVu Sans Mono", 1233 / 2048), ("Noto Sans Mono CJK KR", 0.5)],
+)
+def test_the_code_font_advance_is_read_exactly(family: str, advance: float) -> None:
+    """The advance of ``0`` in font units, as the font's hmtx table has it (FreeType at
+    one pixel per unit rounds nothing)."""
+    from kobook.write.shared.codewrap import mono_advance
+
+    assert mono_advance(family) == advance
