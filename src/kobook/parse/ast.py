@@ -59,6 +59,50 @@ def walk(value: Any, action: Action) -> Any:
     return value
 
 
+def rewrite(value: Any, action: Action) -> Any:
+    """:func:`walk` in place: the same visits in the same order and the same replacements,
+    but the lists of ``value`` are changed where an action replaces a node, and no node
+    is copied.  Returns ``value``.
+
+    For a pass that keeps nothing of the tree it was given (``doc.blocks =
+    rewrite(doc.blocks, action)``, every transform pass): copying the whole chapter,
+    which :func:`walk` does, was most of a pass's time, about four times a walk that
+    copies nothing.
+    """
+    if type(value) is list or isinstance(value, list):
+        i = 0
+        while i < len(value):
+            item = value[i]
+            kind = type(item)
+            if kind is str:
+                i += 1
+            elif kind is dict or isinstance(item, dict):
+                if "t" not in item:
+                    rewrite(item, action)
+                    i += 1
+                    continue
+                result = action(item)
+                if result is None:
+                    content = item.get("c")
+                    if content is not None and type(content) is not str:
+                        rewrite(content, action)
+                    i += 1
+                elif isinstance(result, list):
+                    value[i : i + 1] = result
+                    i += len(result)
+                else:
+                    value[i] = result
+                    i += 1
+            else:
+                rewrite(item, action)
+                i += 1
+        return value
+    if isinstance(value, dict):
+        for item in value.values():
+            rewrite(item, action)
+    return value
+
+
 def walk_children(node: Node, action: Action) -> Node:
     if "c" not in node:
         return node

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from ..model import Doc
-from ..parse.ast import attr, iter_nodes, keyval, stringify, text_inlines, walk
+from ..parse.ast import attr, iter_nodes, keyval, rewrite, stringify, text_inlines, walk
 from .attr_text import attribute_inlines
 from .context import Context
 
@@ -180,7 +180,7 @@ def make_callouts(doc: Doc, ctx: Context) -> Doc:
             made["c"][1] = walk(made["c"][1], action)  # callouts inside callouts
         return made
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     markdown_summaries(doc, ctx)
     return doc
 

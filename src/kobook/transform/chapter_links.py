@@ -20,7 +20,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..boundary import has_scheme
 from ..model import Chapter, Doc
-from ..parse.ast import walk
+from ..parse.ast import rewrite
 from .context import Context
 
 SUFFIXES = ("", ".md", ".markdown")
@@ -149,5 +149,5 @@ def link_chapters(doc: Doc, ctx: Context) -> Doc:
             node["c"][2][0] = f"#{ident}"
         return None
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     return doc

@@ -20,7 +20,7 @@ from ..errors import KobookError
 from ..korean.hangul import is_syllable
 from ..model import Doc
 from ..parse import api_version
-from ..parse.ast import iter_nodes, walk
+from ..parse.ast import iter_nodes, rewrite
 from ..parse.pandoc import pandoc_version, run_pandoc
 from .bibfiles import check_bibliography, check_style
 from .context import Context
@@ -102,7 +102,7 @@ def unwrap_unknown(doc: Doc, keys: frozenset[str], ctx: Context) -> int:
             )
         return text
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     return remaining
 
 

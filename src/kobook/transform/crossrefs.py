@@ -15,7 +15,7 @@ from typing import Any
 from ..korean.hangul import has_hangul
 from ..korean.particles import agree, split_particle
 from ..model import Doc
-from ..parse.ast import attr, walk
+from ..parse.ast import attr, rewrite, walk
 from .context import REF_ID, Context, Target
 
 
@@ -132,5 +132,5 @@ def resolve_crossrefs(doc: Doc, ctx: Context) -> Doc:
             return {"t": t, "c": [node["c"][0], walk(in_list(node["c"][1]), action)]}
         return None
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     return doc

@@ -28,7 +28,7 @@ from urllib.parse import unquote
 
 from ..boundary import within
 from ..model import Doc
-from ..parse.ast import attr, keyval, walk
+from ..parse.ast import attr, keyval, rewrite
 from .attr_text import attribute_inlines
 from .context import Context
 
@@ -63,7 +63,7 @@ def make_embeds(doc: Doc, ctx: Context) -> Doc:
         seen[src] = occurrence + 1
         return embed(node, src, occurrence, doc, ctx)
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     return doc
 
 

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ..model import Doc
-from ..parse.ast import attr, walk
+from ..parse.ast import attr, rewrite
 from .context import Context, Target
 
 LABEL = re.compile(r"^\{#(eq:[^\s}]+)\}$")
@@ -81,5 +81,5 @@ def number_equations(doc: Doc, ctx: Context) -> Doc:
             )
         return out
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     return doc

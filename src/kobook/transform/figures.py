@@ -14,7 +14,7 @@ from typing import Any
 
 from ..boundary import is_file_url, within
 from ..model import Doc
-from ..parse.ast import attr, iter_nodes, stringify, walk
+from ..parse.ast import attr, iter_nodes, rewrite, stringify
 from . import remote
 from .context import Context, Target
 from .image_files import image_warnings, unreadable_image
@@ -132,7 +132,7 @@ def check_images(doc: Doc, ctx: Context) -> Doc:
         ctx.source_urls[(doc.chapter.id, node["c"][2][0])] = url
         return None
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     return doc
 
 
@@ -209,7 +209,7 @@ def implicit_figures(doc: Doc, ctx: Context) -> Doc:
             "c": [attr(ident), [None, caption], [{"t": "Plain", "c": [image]}]],
         }
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     return doc
 
 

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from ..model import Doc
-from ..parse.ast import attr, keyval, stringify, walk
+from ..parse.ast import attr, keyval, rewrite, stringify
 from .context import Context
 
 CLASSES = ("index", "idx")
@@ -52,7 +52,7 @@ def mark_index(doc: Doc, ctx: Context) -> Doc:
                 return raw_index(found.group(1), node["c"][1], next_id, doc, ctx)
         return None
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     glossary = glossary_terms(ctx)
     if glossary:
         mark_glossary(doc.blocks, glossary, next_id)

@@ -27,7 +27,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from ..boundary import has_scheme, is_file_url, within
 from ..model import Doc
-from ..parse.ast import HTML_FORMATS, attr, walk
+from ..parse.ast import HTML_FORMATS, attr, rewrite, walk
 from .chapter_links import link_base
 from .context import Context
 
@@ -117,7 +117,7 @@ def check_links(doc: Doc, ctx: Context) -> Doc:
                 attrs[2] = [kv for kv in attrs[2] if kv[0].lower() != "rel"]
         return None
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     return doc
 
 
@@ -156,7 +156,7 @@ def reader_links(doc: Doc, ctx: Context) -> Doc:
         )
         return {"t": "Span", "c": [attr("", ["file-link"]), walk(content, action)]}
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     return doc
 
 

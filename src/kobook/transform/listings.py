@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Doc
-from ..parse.ast import attr, iter_nodes, keyval, walk
+from ..parse.ast import attr, iter_nodes, keyval, rewrite
 from .attr_text import attribute_inlines
 from .context import Context, Target
 from .figures import caption_label
@@ -50,7 +50,7 @@ def number_listings(doc: Doc, ctx: Context) -> Doc:
             return None
         return listing(node, made[id(node)][1], doc, ctx)
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     return doc
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from .. import limits
 from ..errors import KobookError
 from ..model import Doc
-from ..parse.ast import attr, walk
+from ..parse.ast import attr, rewrite
 from .context import Context
 
 TOKEN = re.compile(r"\\[A-Za-z]+|\\.|#[1-9#]|\s+|.", re.DOTALL)
@@ -324,7 +324,7 @@ def expand_math_macros(doc: Doc, ctx: Context) -> Doc:
             return []  # only definitions
         return {"t": "Math", "c": [node["c"][0], expanded]}
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     return doc
 
 

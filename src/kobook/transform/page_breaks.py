@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from ..model import Doc
-from ..parse.ast import walk
+from ..parse.ast import rewrite
 from ..source.pagebreaks import PAGE_BREAK
 from .context import Context
 
@@ -39,7 +39,7 @@ def page_breaks(doc: Doc, ctx: Context) -> Doc:
             return page_break() if BREAK_STYLE.fullmatch(style) else None
         return None
 
-    doc.blocks = walk(doc.blocks, action)
+    doc.blocks = rewrite(doc.blocks, action)
     return doc
 
 

@@ -1,0 +1,93 @@
+"""Walking pandoc's JSON AST (``parse/ast.py``): :func:`rewrite` is :func:`walk` in place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from kobook.parse import pandoc
+from kobook.parse.ast import copy_tree, rewrite, walk
+
+SOURCE = """\
+# 제목 {#top}
+
+문단에 *강조와 [링크](#top)*, 각주[^1], 수식 $x^2$.
+
+::: {.note}
+> 인용 안의 ![그림](a.png)
+:::
+
+- 하나
+- 둘 `코드`
+
+| 가 | 나 |
+|----|----|
+| *셀* | 셀 |
+
+[^1]: 각주 안의 *강조*.
+"""
+
+
+def document() -> list[Any]:
+    return pandoc.markdown_to_ast(SOURCE)["blocks"]  # type: ignore[no-any-return]
+
+
+def drop_emphasis(node: dict[str, Any]) -> Any:
+    """Splices a node's children in its place (a list), or removes a space (an empty list)."""
+    if node["t"] == "Emph":
+        return node["c"]
+    if node["t"] == "Space":
+        return []
+    return None
+
+
+def replace_strings(node: dict[str, Any]) -> Any:
+    if node["t"] == "Str":
+        return {"t": "Str", "c": node["c"] + "!"}
+    if node["t"] == "Image":
+        return {"t": "Span", "c": [["", [], []], node["c"][1]]}
+    return None
+
+
+def change_in_place(node: dict[str, Any]) -> Any:
+    if node["t"] == "Header":
+        node["c"][1][0] = "changed"
+    return None
+
+
+@pytest.mark.parametrize("action", [drop_emphasis, replace_strings, change_in_place])
+def test_rewrite_makes_what_walk_makes(action: Callable[[dict[str, Any]], Any]) -> None:
+    seen: dict[str, list[str]] = {"walk": [], "rewrite": []}
+
+    def noting(name: str) -> Callable[[dict[str, Any]], Any]:
+        def act(node: dict[str, Any]) -> Any:
+            seen[name].append(node["t"])
+            return action(node)
+
+        return act
+
+    walked = walk(document(), noting("walk"))
+    tree = document()
+    rewritten = rewrite(tree, noting("rewrite"))
+    assert rewritten == walked
+    assert rewritten is tree  # in place: no copy of the chapter
+    assert seen["rewrite"] == seen["walk"]  # the same nodes, in document order
+    assert "Note" in seen["walk"] and "Table" in seen["walk"]
+
+
+def test_a_replacement_is_not_visited_again() -> None:
+    visits: list[str] = []
+
+    def wrap(node: dict[str, Any]) -> Any:
+        visits.append(node["t"])
+        if node["t"] == "Code":
+            return {"t": "Span", "c": [["", [], []], [node]]}  # the Code inside again
+        return None
+
+    tree = document()
+    before = copy_tree(tree)
+    rewrite(tree, wrap)
+    assert visits.count("Code") == 1
+    assert tree != before
