@@ -17,7 +17,7 @@ from typing import Any
 
 from ...errors import Diagnostic
 from ...model import Doc
-from ...parse.ast import iter_nodes, walk
+from ...parse.ast import iter_nodes, rewrite
 from ..shared.common import blocks_to_html
 from ..shared.mathsvg import Formula, MathError, formula, render_math, undrawn
 
@@ -61,4 +61,4 @@ def drawn_formulas(
         attr = ["", ["math", "display" if display else "inline"], [["style", image.css()]]]
         return {"t": "Image", "c": [attr, [{"t": "Str", "c": tex.strip()}], [image.data_uri(), ""]]}
 
-    return list(walk(blocks, action))
+    return rewrite(blocks, action)

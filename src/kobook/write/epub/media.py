@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlparse
 
 from ...errors import Diagnostic, Location
 from ...model import Doc
-from ...parse.ast import iter_nodes, walk
+from ...parse.ast import iter_nodes, rewrite
 from ..shared import svgclean
 
 # What EPUB 3 readers must show (core media types): anything else is converted or left out.
@@ -91,7 +91,7 @@ def inline_images(
         node["c"][2][0] = data
         return node
 
-    return list(walk(blocks, action))
+    return rewrite(blocks, action)
 
 
 def raw_media(

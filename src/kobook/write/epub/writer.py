@@ -43,7 +43,7 @@ from ...errors import Diagnostic
 from ...lang.words import Words
 from ...model import Book, Doc
 from ...parse import api_version
-from ...parse.ast import copy_tree, walk
+from ...parse.ast import copy_tree, rewrite, walk
 from ...parse.pandoc import run_pandoc
 from ..shared import passes
 from ..shared.common import atomic_output, scratch
@@ -189,7 +189,7 @@ def outside_links(blocks: list[Any], doc: Doc, problems: list[Diagnostic]) -> li
         dropped.append(url)
         return {"t": "Span", "c": [node["c"][0], walk(node["c"][1], action)]}
 
-    blocks = list(walk(blocks, action))
+    blocks = rewrite(blocks, action)
     if dropped:
         problems.append(
             Diagnostic(

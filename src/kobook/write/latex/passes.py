@@ -20,6 +20,7 @@ from ...parse.ast import (
     keyval,
     raw_block,
     raw_inline,
+    rewrite,
     stringify,
     walk,
 )
@@ -58,7 +59,7 @@ def equations(blocks: Blocks) -> Blocks:
             "latex", f"\\begin{{equation*}}{label}\\tag{{{number}}}\n{tex}\n\\end{{equation*}}"
         )
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 # Where a LaTeX float cannot go ("Not in outer par mode"): boxes, footnotes, table
@@ -245,7 +246,7 @@ def book_blocks(blocks: Blocks, italic_abstract: bool) -> Blocks:
             return wrap("kolistingfile", node)
         return None
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def part_page(title: str) -> Blocks:
@@ -284,7 +285,7 @@ def spans(
             return [raw_inline("latex", "\\kocaptionlabel{"), *content, raw_inline("latex", "}")]
         return None
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def images(blocks: Blocks, root: Path, cache: Cache, assets: Assets, roots: list[Path]) -> Blocks:
@@ -455,7 +456,7 @@ def breakable_urls(blocks: Blocks) -> Blocks:
             out.append({"t": "Str", "c": text[at:]})
         return out
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def seamed_names(blocks: Blocks) -> Blocks:
@@ -477,7 +478,7 @@ def seamed_names(blocks: Blocks) -> Blocks:
         inner = "\\kobookseam{}".join(latex_escape(piece) for piece in pieces)
         return raw_inline("latex", f"\\texttt{{{inner}}}")
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def mbox(inlines: list[Any]) -> list[Any]:

@@ -48,7 +48,7 @@ from typing import Any
 
 from ...errors import Diagnostic
 from ...model import Chapter
-from ...parse.ast import iter_nodes, walk
+from ...parse.ast import iter_nodes, rewrite, walk
 
 Node = dict[str, Any]
 
@@ -485,7 +485,7 @@ def sanitize_blocks(blocks: list[Any], chapter: Chapter) -> tuple[list[Any], lis
     and an HTML001 warning per kind of thing removed."""
     sanitizer = Sanitizer(chapter)
     # Most chapters have no raw HTML and no unsafe link: no second pass over the tree.
-    cleaned = walk(blocks, sanitizer.node) if clean_attributes(sanitizer, blocks) else blocks
+    cleaned = rewrite(blocks, sanitizer.node) if clean_attributes(sanitizer, blocks) else blocks
     return cleaned, sanitizer.diagnostics()
 
 

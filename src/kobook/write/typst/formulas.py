@@ -13,7 +13,7 @@ from ...cache import Cache
 from ...errors import Diagnostic
 from ...model import Book
 from ...parse import api_version
-from ...parse.ast import raw_inline, walk
+from ...parse.ast import raw_inline, rewrite
 from ...parse.pandoc import run_pandoc
 from ..shared.mathsvg import MathError, render_math, undrawn
 from ..shared.workdir import Assets
@@ -98,7 +98,7 @@ def math_images(
             return raw_inline("typst", f"#align(center, {drawn})")
         return raw_inline("typst", f"#box(baseline: {image.depth_em:.3f}em, {drawn})")
 
-    return walk(blocks, action), problems
+    return rewrite(blocks, action), problems
 
 
 def spoken_math(blocks: Blocks) -> Blocks:
@@ -115,4 +115,4 @@ def spoken_math(blocks: Blocks) -> Blocks:
             raw_inline("typst", "]"),
         ]
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)

@@ -13,7 +13,7 @@ from ...boundary import within
 from ...cache import Cache, digest
 from ...errors import Diagnostic
 from ...model import Book, Doc
-from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, stringify, walk
+from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, rewrite, stringify, walk
 from ..shared import passes
 from ..shared.imagefiles import convert_image
 from ..shared.layout import points
@@ -53,7 +53,7 @@ def resolved_citations(blocks: Blocks) -> Blocks:
             return {"t": "Span", "c": [["", [], []], walk(node["c"][1], action)]}
         return None
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def foreign_raw(blocks: Blocks) -> Blocks:
@@ -66,7 +66,7 @@ def foreign_raw(blocks: Blocks) -> Blocks:
             return []
         return None
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def callouts(blocks: Blocks) -> Blocks:
@@ -98,7 +98,7 @@ def equations(blocks: Blocks) -> Blocks:
             raw_block("typst", f"] {label(ident)}" if ident else "]"),  # labelled() reads it
         ]
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def labelled(blocks: Blocks) -> set[str]:
@@ -135,7 +135,7 @@ def anchors(blocks: Blocks) -> Blocks:
             return {"t": "Div", "c": [[ident, [], []], [code]]}
         return None
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 METADATA = "#metadata(none)"  # an invisible element a label can be put on
@@ -158,7 +158,7 @@ def index_marks(blocks: Blocks) -> Blocks:
             return walk(node["c"][1], action)
         return [raw_inline("typst", f"{METADATA}<{ident}>"), *walk(node["c"][1], action)]
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def dangling_links(blocks: Blocks, labels: set[str]) -> Blocks:
@@ -171,7 +171,7 @@ def dangling_links(blocks: Blocks, labels: set[str]) -> Blocks:
             return {"t": "Span", "c": [node["c"][0], walk(node["c"][1], action)]}
         return None
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def spans(blocks: Blocks, sans: str) -> Blocks:
@@ -191,7 +191,7 @@ def spans(blocks: Blocks, sans: str) -> Blocks:
             return [raw_inline("typst", "#kochapternumber["), *content, raw_inline("typst", "]")]
         return None
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def images(
@@ -286,7 +286,7 @@ def tables(blocks: Blocks) -> Blocks:
             raw_block("typst", "]"),
         ]
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def prepare(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...korean.hangul import has_hangul
-from ...parse.ast import raw_inline, stringify, walk
+from ...parse.ast import raw_inline, rewrite, stringify
 from ..shared import passes
 from ..shared.seams import name_pieces as seam_pieces
 
@@ -157,4 +157,4 @@ def box_blocks(blocks: Blocks) -> Blocks:
             return node
         return None
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)

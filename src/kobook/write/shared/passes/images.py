@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ....boundary import within
-from ....parse.ast import walk
+from ....parse.ast import rewrite
 from ..imagefiles import image_size
 from .base import Blocks
 
@@ -46,4 +46,4 @@ def natural_widths(blocks: Blocks, roots: list[Path], text_width: float) -> Bloc
         attr = [ident, classes, [*pairs, ["width", f"{share:.2f}%"]]]
         return {"t": "Image", "c": [attr, *node["c"][1:]]}
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)

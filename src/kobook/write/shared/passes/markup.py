@@ -12,7 +12,7 @@ from ....cache import Cache
 from ....errors import Diagnostic
 from ....lang.script import untranslated
 from ....model import Doc
-from ....parse.ast import attr, iter_nodes, keyval, raw_block, raw_inline, stringify, walk
+from ....parse.ast import attr, iter_nodes, keyval, raw_block, raw_inline, rewrite, stringify, walk
 from ..mathsvg import MathError, img_tag, render_math
 from .base import Blocks
 
@@ -43,7 +43,7 @@ def footnotes_inline(blocks: Blocks) -> Blocks:
             return None
         return {"t": "Span", "c": [attr("", ["footnote"]), walk(flatten(node["c"]), action)]}
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def math_as_svg(
@@ -71,7 +71,7 @@ def math_as_svg(
             return {"t": "Code", "c": [attr("", ["math-error"]), tex.strip()]}
         return raw_inline("html", img_tag(image, tex, display))
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def rewrite_links(blocks: Blocks, page_of: dict[str, str], current: str) -> Blocks:
@@ -87,7 +87,7 @@ def rewrite_links(blocks: Blocks, page_of: dict[str, str], current: str) -> Bloc
                 node["c"][2][0] = f"{page}{url}"
         return None
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def details_html(blocks: Blocks) -> Blocks:
@@ -118,7 +118,7 @@ def details_html(blocks: Blocks) -> Blocks:
             raw_block("html", "</details>"),
         ]
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 # An embedded page runs its scripts in an opaque origin: no allow-same-origin, so it
@@ -155,7 +155,7 @@ def embeds_html(blocks: Blocks) -> Blocks:
             out += [raw_block("html", "<figcaption>"), *caption, raw_block("html", "</figcaption>")]
         return [*out, raw_block("html", "</figure>")]
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def boxed_callouts(
@@ -180,7 +180,7 @@ def boxed_callouts(
         heading = [{"t": "Para", "c": [{"t": "Strong", "c": title}]}] if title else []
         return box(kind, [*heading, *walk(body, action)])
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def image_alts(blocks: Blocks, fallback: str) -> Blocks:
@@ -268,7 +268,7 @@ def page_breaks(blocks: Blocks, raw: Callable[[str], Any]) -> Blocks:
             return raw(command)
         return None
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 # Blocks whose text is set apart in a language of its own: those that carry attributes
@@ -352,4 +352,4 @@ def printed_urls(blocks: Blocks) -> Blocks:
         note = {"t": "Note", "c": [{"t": "Para", "c": [{"t": "Code", "c": [attr(), url]}]}]}
         return [node, note]
 
-    return list(walk(blocks, action))
+    return rewrite(blocks, action)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ....model import Config
-from ....parse.ast import attr, keyval, walk
+from ....parse.ast import attr, keyval, rewrite
 from .base import Blocks
 
 
@@ -37,7 +37,7 @@ def heading_numbers(blocks: Blocks, config: Config, *, keep_attribute: bool = Tr
             attrs = [attrs[0], attrs[1], [kv for kv in attrs[2] if kv[0] != "number"]]
         return {"t": "Header", "c": [level, attrs, [label, {"t": "Space"}, *inlines]]}
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 def equation_numbers(blocks: Blocks) -> Blocks:
@@ -53,4 +53,4 @@ def equation_numbers(blocks: Blocks) -> Blocks:
             inner = [{"t": "Para", "c": [*inner[0]["c"], tag]}, *inner[1:]]
         return {"t": "Div", "c": [node["c"][0], inner]}
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ....korean.hangul import has_hangul
-from ....parse.ast import attr, iter_nodes, stringify, walk
+from ....parse.ast import attr, iter_nodes, rewrite, stringify, walk
 from ..fontcoverage import covers
 from ..fonts import emoji_families
 from .base import Blocks
@@ -33,7 +33,7 @@ def upright_hangul(blocks: Blocks) -> Blocks:
             return {"t": "Emph", "c": walk(node["c"], mark)}
         return None
 
-    return walk(blocks, action)
+    return rewrite(blocks, action)
 
 
 # Emoji: pictographs, dingbats, flags and keycaps, with their joiners and selectors.
@@ -76,7 +76,7 @@ def emoji(blocks: Blocks) -> Blocks:
                 out.append({"t": "Str", "c": part})
         return out
 
-    return walk(blocks, split)
+    return rewrite(blocks, split)
 
 
 # --- Keeping a word together where scripts meet (GPU가, (row)을, 모델(LLM)의) ----------
