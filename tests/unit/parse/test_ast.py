@@ -91,3 +91,12 @@ def test_a_replacement_is_not_visited_again() -> None:
     rewrite(tree, wrap)
     assert visits.count("Code") == 1
     assert tree != before
+
+
+def test_iter_nodes_visits_what_walk_visits_in_the_same_order() -> None:
+    from kobook.parse.ast import iter_nodes
+
+    seen: list[int] = []
+    tree = document()
+    walk(tree, lambda node: seen.append(id(node)))
+    assert [id(node) for node in iter_nodes(tree)] == seen
