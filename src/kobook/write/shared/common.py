@@ -7,6 +7,7 @@ import functools
 import json
 import os
 import re
+import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -225,15 +226,25 @@ def sweep_scratch() -> None:
     sweep(Path(tempfile.gettempdir()), "kobook", any_kind=True)
 
 
+def beside(path: Path, suffix: str = "") -> Path:
+    """A new temporary name beside ``path`` that :func:`sweep` can tell is this process's.
+
+    Named before anything is made under it, and made inside the ``try`` whose
+    ``finally`` removes it: a signal that lands just after the file or folder is made
+    (a loaded machine stops a process anywhere) found the name not yet known there,
+    and an ``.html.*`` folder stayed behind.
+    """
+    return path.parent / f"{owned(f'.{path.name}')}{secrets.token_hex(6)}{suffix}"
+
+
 @contextmanager
 def atomic_output(path: Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; move it into place only on success."""
     path.parent.mkdir(parents=True, exist_ok=True)
     sweep(path.parent, f".{path.name}")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=owned(f".{path.name}"), suffix=".tmp")
-    os.close(fd)
-    tmp_path = Path(tmp)
+    tmp_path = beside(path, ".tmp")
     try:
+        tmp_path.touch(mode=0o600, exist_ok=False)
         yield tmp_path
         raise_if_stopped()  # an interruption a library swallowed writes nothing
         os.chmod(tmp_path, PUBLIC_FILE)
@@ -247,8 +258,9 @@ def atomic_directory(path: Path) -> Iterator[Path]:
     """Build a folder next to ``path`` and swap it in only when complete."""
     path.parent.mkdir(parents=True, exist_ok=True)
     sweep(path.parent, f".{path.name}")
-    tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=owned(f".{path.name}")))
+    tmp = beside(path)
     try:
+        tmp.mkdir(mode=0o700)
         yield tmp
         raise_if_stopped()
         os.chmod(tmp, PUBLIC_FOLDER)

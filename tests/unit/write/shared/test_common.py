@@ -78,3 +78,29 @@ def test_chapters_the_batch_could_not_write_are_written_alone(
     chapters = [markdown_to_ast(text)["blocks"] for text in CHAPTERS]
     monkeypatch.setattr(common, "json_to_html5s", lambda payloads, _theme: [None] * len(payloads))
     assert common.chapters_to_html(chapters, None) == [blocks_to_html(b) for b in chapters]
+
+
+@pytest.mark.parametrize("kind", ["directory", "output"])
+def test_a_signal_just_after_the_temporary_is_made_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """A loaded machine can stop the build right after the temporary file or folder is
+    made, before the code that removes it knows its name: the signal lands there."""
+    import os
+
+    from kobook.write.shared import common
+
+    made, create = ("mkdir", os.mkdir) if kind == "directory" else ("open", os.open)
+
+    def made_then_interrupted(*args: Any, **kwargs: Any) -> Any:
+        result = create(*args, **kwargs)
+        if str(args[0]).startswith(str(tmp_path / ".site")):
+            raise KeyboardInterrupt
+        return result
+
+    monkeypatch.setattr(os, made, made_then_interrupted)
+    context = common.atomic_directory if kind == "directory" else common.atomic_output
+    with pytest.raises(KeyboardInterrupt), context(tmp_path / "site"):
+        pass
+    monkeypatch.undo()
+    assert [p.name for p in tmp_path.iterdir()] == []
