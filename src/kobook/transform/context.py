@@ -14,7 +14,7 @@ from ..model import Book, Chapter
 from .remote import Budget, Limits
 
 
-@dataclass
+@dataclass(frozen=True)
 class Target:
     """Something a cross-reference can point at (a figure, table, equation, section)."""
 

@@ -109,40 +109,63 @@ def layout_key(book: Book) -> str:
 
 
 def snapshot(ctx: Context) -> dict[str, Any]:
-    """The passes' state in ``ctx``: containers copied, their items too (Targets are mutable)."""
-    state: dict[str, Any] = {}
-    for name, value in vars(ctx).items():
-        if name in NOT_STATE:
-            continue
-        if isinstance(value, dict):
-            state[name] = {k: copy.copy(v) for k, v in value.items()}
-        elif isinstance(value, (set, list)):
-            state[name] = copy.copy(value)
-        else:
-            state[name] = copy.copy(value)
-    return state
+    """The passes' state in ``ctx``, each field :func:`copied`."""
+    return {name: copied(value) for name, value in vars(ctx).items() if name not in NOT_STATE}
+
+
+CONTAINERS = (dict, list, set)
+
+
+def copied(value: Any) -> Any:
+    """A copy of a state field: the container, and the containers in it (``anchors`` holds
+    a dict per chapter); what else it holds is shared, never changed in place (a
+    :class:`~kobook.transform.context.Target` is frozen).  Copying each target of a
+    600-page book after each of its calls was most of the memo's cost."""
+    if isinstance(value, dict):
+        return {k: copy.copy(v) if isinstance(v, CONTAINERS) else v for k, v in value.items()}
+    return copy.copy(value)
 
 
 def restore(ctx: Context, state: dict[str, Any]) -> None:
     """Put a snapshot's state into ``ctx`` (copied again: the memo keeps its own)."""
     for name, value in state.items():
-        if isinstance(value, dict):
-            setattr(ctx, name, {k: copy.copy(v) for k, v in value.items()})
-        else:
-            setattr(ctx, name, copy.copy(value))
+        setattr(ctx, name, copied(value))
 
 
-def state_key(state: dict[str, Any]) -> str:
-    """A key of a snapshot: dict order counts (passes iterate targets), set order does not."""
-    parts = []
-    for name in sorted(state):
-        value = state[name]
-        if isinstance(value, (set, frozenset)):
-            value = sorted(map(repr, value))
-        elif isinstance(value, dict):
-            value = list(value.items())
-        parts.append((name, value))
-    return fingerprint(parts)
+def field_key(value: Any) -> str:
+    """A key of one state field: dict order counts (passes iterate targets), set order
+    does not."""
+    if isinstance(value, (set, frozenset)):
+        value = sorted(map(repr, value))
+    elif isinstance(value, dict):
+        value = list(value.items())
+    return fingerprint(value)
+
+
+class StateKeys:
+    """Keys of the successive snapshots of one run of the passes.
+
+    A field equal to the last snapshot's keeps its key: most calls change one
+    counter or none, and comparing a dict of the same targets is quick where
+    hashing the ``repr`` of every target after every call is not.
+    """
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] = {}
+        self.keys: dict[str, str] = {}
+
+    def key(self, state: dict[str, Any]) -> str:
+        keys = {}
+        for name, value in state.items():
+            last = self.state.get(name, self)  # self: no such field yet
+            same = last is not self and (
+                list(value.items()) == list(last.items())  # in the same order
+                if isinstance(value, dict) and isinstance(last, dict)
+                else value == last
+            )
+            keys[name] = self.keys[name] if same else field_key(value)
+        self.state, self.keys = state, keys
+        return fingerprint(sorted(keys.items()))
 
 
 class Lines:
@@ -164,8 +187,9 @@ class Lines:
             return line if line >= 1 else None
         if self._local is None:
             self._local = {}
-            for index, origin in enumerate(chapter.origins):
-                self._local.setdefault((Path(origin[0]), origin[1]), index + 1)
+            for index, (file, line) in enumerate(chapter.origins):
+                place = file if isinstance(file, Path) else Path(file)
+                self._local.setdefault((place, line), index + 1)
         return self._local.get((Path(location.file), location.line))
 
 
@@ -259,7 +283,8 @@ class PassMemo:
         entries: dict[tuple[str, str], Entry] = {}
         keep = self.keeps and not self.entries  # a first (or full) build keeps every AST
         state = snapshot(ctx)
-        current = state_key(state)
+        state_keys = StateKeys()
+        current = state_keys.key(state)
         # The state of the last replayed call, put into ``ctx`` only before a call that
         # runs (and at the end): each snapshot holds every state field, so restoring
         # only the last of a chain of replays is restoring them all in turn.
@@ -290,7 +315,7 @@ class PassMemo:
                 doc = run(doc, ctx)
                 self.ran += 1
                 state = snapshot(ctx)
-                current = state_key(state)
+                current = state_keys.key(state)
                 changes = {
                     a: getattr(chapter, a)
                     for a in CHAPTER_FIELDS
