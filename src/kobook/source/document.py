@@ -13,6 +13,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from .fences import as_commonmark
 from .inline import mask_inline
 
 # Blocks whose text is never prose.
@@ -135,7 +136,7 @@ def line_starts(text: str) -> list[int]:
 def parse_source(text: str, path: Path | None = None) -> SourceDoc:
     """Find the prose of ``text`` (see the package docstring)."""
     doc = SourceDoc(path=path, text=text, line_starts=line_starts(text))
-    tokens = parser().parse(text)
+    tokens = parser().parse(as_commonmark(text))
     doc.tokens = tokens
     blocked = [False] * (len(doc.line_starts) + 1)
 

@@ -40,6 +40,32 @@ def opening(line: str) -> Fence | None:
     return Fence(match.group("prefix"), marker, info.strip())
 
 
+def as_commonmark(text: str) -> str:
+    """``text`` with each backtick fence that pandoc reads but CommonMark does not made one
+    CommonMark reads: the same length, so every offset stays.
+
+    pandoc reads ```` ```{.rust caption="`let...else`로"} ```` as a code block with
+    attributes; CommonMark refuses a backtick in a backtick fence's info string and
+    reads a paragraph, its code as prose, and then takes the closing fence for an
+    opening one that runs to the end of the file.  The backticks inside the braces
+    become ``'``.
+    """
+    lines = text.split("\n")
+    fence: Fence | None = None
+    changed = False
+    for index, line in enumerate(lines):
+        if fence is None:
+            fence = opening(line)
+            match = OPEN.match(line) if fence is not None else None
+            if match is not None and fence is not None and "`" in fence.info:
+                start = match.start("info")
+                lines[index] = line[:start] + line[start:].replace("`", "'")
+                changed = True
+        elif fence.closes(line):
+            fence = None
+    return "\n".join(lines) if changed else text
+
+
 def code_lines(lines: list[str]) -> list[bool]:
     """For each line, whether it belongs to a fenced code block (its fences included)."""
     inside: list[bool] = []

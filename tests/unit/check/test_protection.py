@@ -48,6 +48,12 @@ CONTEXTS = {
     "fenced-code": ("앞 문장.\n\n```python\n# {bad}\nx = 1  # {bad}\n```\n\n뒤", "```python"),
     "tilde-fence": ("앞 문장.\n\n~~~\n{bad}\n~~~\n\n뒤", "~~~\n{bad}\n~~~"),
     "indented-code": ("앞 문장.\n\n    {bad}\n\n뒤", "    {bad}\n"),
+    # pandoc's attributes with a code span in them (the mdBook dialect writes a listing's
+    # caption there): CommonMark reads no fence there, pandoc reads a code block.
+    "fence-code-in-attributes": (
+        '앞 문장.\n\n```{{.rust caption="`let...else` 보기"}}\n{bad}\n```\n\n뒤',
+        '```{{.rust caption="`let...else` 보기"}}\n{bad}\n```',
+    ),
     "fence-in-list": ("- 항목\n\n  ```\n  {bad}\n  ```\n\n뒤", "  ```\n  {bad}\n  ```"),
     "fence-in-quote": ("> 인용\n>\n> ```\n> {bad}\n> ```\n\n뒤", "> ```\n> {bad}\n> ```"),
     "inline-math": ("앞 $x{bad}y$ 뒤", "$x{bad}y$"),
