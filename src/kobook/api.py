@@ -219,7 +219,7 @@ def build(
     # The ledger: each output read back and compared with the transformed book.
     progress.step("checking every output holds the whole book")
     made = [(writer.output, result.outputs[writer.output], writer.label) for writer in used]
-    result.diagnostics += ledger.verify(selected, made, result.diagnostics)
+    result.diagnostics += ledger.verify(selected, made, result.diagnostics, cache)
     lap("ledger")
     if strict:
         ledger.fail_on_losses(result.diagnostics)

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from ..cache import Cache
 from ..errors import Diagnostic, KobookError
 from ..model import Doc
 from .compare import differences
@@ -27,27 +28,28 @@ from .found import Found
 __all__ = ["READERS", "Expected", "Found", "expected", "fail_on_losses", "verify"]
 
 
-def _pdf(path: Path, docs: list[Doc], label: str) -> Found:
+def _pdf(path: Path, docs: list[Doc], label: str, cache: Cache | None) -> Found:
     from .pdf import read_pdf
 
     return read_pdf(path, f"the {label}")
 
 
-def _html(path: Path, docs: list[Doc], label: str) -> Found:
+def _html(path: Path, docs: list[Doc], label: str, cache: Cache | None) -> Found:
     from ..write.html.writer import page_name
     from .markup import read_site
 
-    return read_site(path, [page_name(doc) for doc in docs])
+    return read_site(path, [page_name(doc) for doc in docs], cache)
 
 
-def _epub(path: Path, docs: list[Doc], label: str) -> Found:
+def _epub(path: Path, docs: list[Doc], label: str, cache: Cache | None) -> Found:
     from .markup import read_epub
 
-    return read_epub(path)
+    return read_epub(path, cache)
 
 
-# output kind -> reader(the written file, the chapters it holds, the writer's label)
-READERS: dict[str, Callable[[Path, list[Doc], str], Found]] = {
+# output kind -> reader(the written file, the chapters it holds, the writer's label, the
+# build's cache: what was read of a page is kept by the page's bytes)
+READERS: dict[str, Callable[[Path, list[Doc], str, Cache | None], Found]] = {
     "pdf": _pdf,
     "html": _html,
     "epub": _epub,
@@ -55,12 +57,16 @@ READERS: dict[str, Callable[[Path, list[Doc], str], Found]] = {
 
 
 def verify(
-    docs: list[Doc], made: list[tuple[str, Path, str]], reported: list[Diagnostic]
+    docs: list[Doc],
+    made: list[tuple[str, Path, str]],
+    reported: list[Diagnostic],
+    cache: Cache | None = None,
 ) -> list[Diagnostic]:
     """What each output lacks of ``docs``: ``made`` is ``(output kind, file, writer's
     label)`` per output.  The book is counted once for all of them; constructs with a
     diagnostic of their own in ``reported`` (the build's, before the ledger) are explained
-    and not repeated."""
+    and not repeated.  ``cache``: the build's, where what the ledger found of each chapter
+    and read of each page is kept (a warm build reads only what changed)."""
     explained = {
         (str(d.location.file), d.location.line)
         for d in reported
@@ -76,10 +82,10 @@ def verify(
         if d.code == "GLYPH001"
         for code in re.findall(r"U\+([0-9A-F]{4,6})", d.message)
     }
-    book = expected(docs)
+    book = expected(docs, cache)
     lost: list[Diagnostic] = []
     for output, path, label in made:
-        found = READERS[output](path, docs, label)
+        found = READERS[output](path, docs, label, cache)
         lost += differences(book, found, explained, boxes if output == "pdf" else set())
     return lost
 

@@ -11,16 +11,21 @@ present when one probe is found and as lost when none is.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import pickle
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..cache import Cache
 from ..errors import Location
 from ..model import Chapter, Doc
 from ..transform.leaks.drawable import shown_text
+from ..transform.memo import Lines
+from ..write.shared.kept import kept_key
 
 PROBE = 12  # letters and digits in one probe: about four Korean words
 CONTEXT = 3  # letters before a superscript that find it again in a PDF's text
@@ -106,12 +111,46 @@ class Expected:
     elements: list[Element] = field(default_factory=list)
 
 
-def expected(docs: list[Doc]) -> Expected:
-    """The ledger's left-hand side for ``docs`` (the chapters an output was asked for)."""
+def expected(docs: list[Doc], cache: Cache | None = None) -> Expected:
+    """The ledger's left-hand side for ``docs`` (the chapters an output was asked for);
+    ``cache``: the build's, where each chapter's is kept by its AST key."""
     found = Expected()
     for doc in docs:
-        collect(doc.blocks, doc.chapter, found)
+        part = chapter_expected(doc, cache)
+        found.passages += part.passages
+        found.scripts += part.scripts
+        found.elements += part.elements
     return found
+
+
+def chapter_expected(doc: Doc, cache: Cache | None) -> Expected:
+    """One chapter's side of the ledger, or what an earlier build found of the same AST
+    (``Doc.key``): each item's place is kept as its line in the chapter's text and put
+    back at that line of the chapter as it is now (an edit above it moves it)."""
+    key = kept_key(doc, "ledger")
+    data = cache.get("ledger", key) if cache is not None and key else None
+    if data is not None:
+        with contextlib.suppress(Exception):  # another kobook's entry: found again
+            kinds = pickle.loads(data)
+            return Expected(*(moved(items, doc.chapter) for items in kinds))
+    found = Expected()
+    collect(doc.blocks, doc.chapter, found)
+    if cache is not None and key:
+        lines = Lines(doc.chapter)
+        kinds = [
+            [(item, lines.local(item.where)) for item in items]
+            for items in (found.passages, found.scripts, found.elements)
+        ]
+        cache.put("ledger", key, pickle.dumps(kinds, protocol=pickle.HIGHEST_PROTOCOL))
+    return found
+
+
+def moved(items: list[tuple[Any, int | None]], chapter: Chapter) -> list[Any]:
+    """Kept items at their lines of ``chapter`` (an item elsewhere stays where it was)."""
+    return [
+        item if line is None else replace(item, where=chapter.where(line, item.where.col))
+        for item, line in items
+    ]
 
 
 def collect(blocks: list[Any], chapter: Chapter, found: Expected) -> None:

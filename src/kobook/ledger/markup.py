@@ -9,11 +9,15 @@ pager repeat headings and titles and would hide a loss.  A footnote's mark is a
 
 from __future__ import annotations
 
+import contextlib
+import pickle
 import re
 import zipfile
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
+from ..cache import Cache, digest
 from .expected import letters
 from .found import Found
 
@@ -128,15 +132,58 @@ def display_math(tag: str, values: dict[str, str]) -> bool:
     return tag == "svg" and "display" in values.get("class", "")
 
 
-def read_pages(pages: list[tuple[str, str]], label: str) -> Found:
-    """``pages``: (scope, markup) in reading order."""
+@dataclass
+class Read:
+    """What the ledger takes of one page (:class:`Page`'s counts, its text as letters)."""
+
+    text: str
+    ids: set[str]
+    links: set[str]
+    superscripts: list[str]
+    subscripts: list[str]
+    images: list[str]
+    tables: int
+    footnotes: int
+    display_math: int
+
+
+def read_page(scope: str, markup: str, cache: Cache | None = None) -> Read:
+    """One page read, or what an earlier build read of the same bytes (a warm build's
+    pages are mostly those of the chapters it did not change)."""
+    key = digest(scope, markup) if cache is not None else ""
+    data = cache.get("ledger-page", key) if cache is not None else None
+    if data is not None:
+        with contextlib.suppress(Exception):  # another kobook's entry: read again
+            kept = pickle.loads(data)
+            if isinstance(kept, Read):
+                return kept
+    page = Page(scope)
+    page.feed(PLAIN_SPAN.sub("", markup))
+    page.close()
+    read = Read(
+        letters("".join(page.text)),
+        page.ids,
+        page.links,
+        page.superscripts,
+        page.subscripts,
+        page.images,
+        page.tables,
+        page.footnotes,
+        page.display_math,
+    )
+    if cache is not None:
+        cache.put("ledger-page", key, pickle.dumps(read, protocol=pickle.HIGHEST_PROTOCOL))
+    return read
+
+
+def read_pages(pages: list[tuple[str, str]], label: str, cache: Cache | None = None) -> Found:
+    """``pages``: (scope, markup) in reading order; ``cache``: the build's, where what was
+    read of each page is kept by the page's bytes."""
     found = Found(label, "", set(), set(), [], [], [], 0, 0, 0)
     text: list[str] = []
     for scope, markup in pages:
-        page = Page(scope)
-        page.feed(PLAIN_SPAN.sub("", markup))
-        page.close()
-        text.append(letters("".join(page.text)))
+        page = read_page(scope, markup, cache)
+        text.append(page.text)
         assert found.ids is not None and found.links is not None
         found.ids |= page.ids
         found.links |= page.links
@@ -154,7 +201,7 @@ def read_pages(pages: list[tuple[str, str]], label: str) -> Found:
     return found
 
 
-def read_site(index: Path, chapter_files: list[str]) -> Found:
+def read_site(index: Path, chapter_files: list[str], cache: Cache | None = None) -> Found:
     """The HTML book: the chapter pages named (in reading order) in the site's folder."""
     folder = index.parent
     pages = []
@@ -164,7 +211,7 @@ def read_site(index: Path, chapter_files: list[str]) -> Found:
             pages.append(
                 ("article", chapter_part(path.read_text(encoding="utf-8", errors="replace")))
             )
-    return read_pages(pages, "the HTML book")
+    return read_pages(pages, "the HTML book", cache)
 
 
 def chapter_part(markup: str) -> str:
@@ -174,14 +221,14 @@ def chapter_part(markup: str) -> str:
     return markup[start:] if start >= 0 else markup
 
 
-def read_epub(path: Path) -> Found:
+def read_epub(path: Path, cache: Cache | None = None) -> Found:
     """The EPUB: every XHTML document of the spine but the navigation document."""
     pages = []
     with zipfile.ZipFile(path) as book:
         for name in sorted(book.namelist()):
             if name.endswith(".xhtml") and not name.endswith("nav.xhtml"):
                 pages.append(("body", book.read(name).decode("utf-8", "replace")))
-    found = read_pages(pages, "the EPUB")
+    found = read_pages(pages, "the EPUB", cache)
     # pandoc's EPUB writer gives an identifier that cannot start an XML name an ``id_``.
     assert found.ids is not None
     found.ids |= {name[3:] for name in found.ids if name.startswith("id_")}

@@ -225,3 +225,47 @@ def test_a_loss_in_one_output_explains_none_in_another(
         ("LOST001", "the PDF"),
         ("LOST001", "the site"),
     ]
+
+
+def test_a_chapters_side_is_kept_by_its_ast_key_and_moves_with_its_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warm build finds what the ledger expects of an unchanged chapter in the cache; an
+    edit above it in the same file moves each item to the chapter's line as it is now."""
+    import dataclasses
+    import importlib
+
+    from kobook.cache import Cache
+
+    expected_module = importlib.import_module("kobook.ledger.expected")  # the package's
+    # ``expected`` is the function
+
+    cache = Cache(tmp_path / "cache")
+    doc = doc_of(SOURCE, tmp_path / "01.md")
+    doc.key = "the-ast"
+    cold = expected([doc], cache)
+    collected: list[str] = []
+    monkeypatch.setattr(expected_module, "collect", lambda *a: collected.append("run"))
+    assert expected([doc], cache) == cold and collected == []
+    # The same AST, two lines further down its file (a chapter made of a file's second half).
+    moved = dataclasses.replace(doc, chapter=dataclasses.replace(doc.chapter, line_offset=2))
+    warm = expected([moved], cache)
+    assert collected == []
+    assert [p.where.line for p in warm.passages] == [p.where.line + 2 for p in cold.passages]
+    monkeypatch.undo()
+    assert warm == expected([moved])  # as if found anew
+
+
+def test_a_page_read_again_is_read_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kobook.cache import Cache
+    from kobook.ledger import markup
+
+    cache = Cache(tmp_path / "cache")
+    pages = [page("<h1 id='first'>첫 장</h1><p>2<sup>7</sup> 물</p>")]
+    cold = read_pages(pages, "the HTML book", cache)
+    monkeypatch.setattr(markup, "Page", None)  # a page parsed again would fail
+    assert read_pages(pages, "the HTML book", cache) == cold
+    monkeypatch.undo()
+    assert read_pages(pages, "the HTML book") == cold
