@@ -8,10 +8,12 @@ downloaded.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from ...boundary import inside
+from ...cache import Cache, digest
 from ...errors import Diagnostic, Location
 from ...model import Book
 from ..shared.fonts import font_face
@@ -24,9 +26,16 @@ QUIET = (205, 218, 235)
 READERS_SHOW = {".png", ".jpg", ".jpeg"}
 
 
-def cover_image(book: Book, folder: Path, problems: list[Diagnostic], setup: PrintSetup) -> Path:
+def cover_image(
+    book: Book,
+    folder: Path,
+    problems: list[Diagnostic],
+    setup: PrintSetup,
+    cache: Cache | None = None,
+) -> Path:
     """The cover file to give pandoc: ``cover:`` when it is a PNG or JPEG in the book,
-    else a PNG drawn into ``folder`` (EPUB002 says why the named one was not used)."""
+    else a PNG drawn into ``folder`` (EPUB002 says why the named one was not used), or the
+    one drawn of the same words and fonts kept in ``cache``."""
     name = book.config.get("cover")
     if name:
         where = Location(book.config.path, book.config.line("cover"))
@@ -42,18 +51,52 @@ def cover_image(book: Book, folder: Path, problems: list[Diagnostic], setup: Pri
                 "warning",
             )
         )
-    return drawn_cover(book, folder / "cover.png", setup.fonts.sans[0])
+    return drawn_cover(book, folder / "cover.png", setup.fonts.sans[0], cache)
 
 
-def drawn_cover(book: Book, out: Path, family: str) -> Path:
-    """Title, subtitle and names on a plain ground, wrapped between words."""
+def drawn_cover(book: Book, out: Path, family: str, cache: Cache | None = None) -> Path:
+    """Title, subtitle and names on a plain ground, wrapped between words.
+
+    Drawing and compressing it was a tenth of a second of every EPUB build, so the PNG
+    is kept by what it shows and the font files it is drawn with.
+    """
+    config = book.config
+    bold = font_face(f"{family}:bold")
+    regular = font_face(family)
+    fonts = sorted((face, *file_stamp(face[0])) for face in {bold, regular} if face)
+    key = digest(
+        "cover",
+        repr((SIZE, BACKGROUND, INK, QUIET, config.title, config.get("subtitle"))),
+        repr((list(config.authors), list(config.translators), config.words, fonts)),
+    )
+    kept = cache.get("epub-cover", key, ".png") if cache is not None else None
+    if kept is not None:
+        out.write_bytes(kept)
+        return out
+    draw_cover(book, out, bold, regular)
+    if cache is not None:
+        cache.put("epub-cover", key, out.read_bytes(), ".png")
+    return out
+
+
+def file_stamp(path: str) -> tuple[int, int]:
+    """A font file's size and modification time (0, 0 when it cannot be read)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return 0, 0
+    return info.st_size, info.st_mtime_ns
+
+
+def draw_cover(
+    book: Book, out: Path, bold: tuple[str, int] | None, regular: tuple[str, int] | None
+) -> None:
+    """:func:`drawn_cover`'s drawing, into ``out``."""
     from PIL import Image, ImageDraw
 
     config = book.config
     image = Image.new("RGB", SIZE, BACKGROUND)
     draw = ImageDraw.Draw(image)
-    bold = font_face(f"{family}:bold")
-    regular = font_face(family)
     margin = 140
     width = SIZE[0] - 2 * margin
     y = 520
@@ -82,7 +125,6 @@ def drawn_cover(book: Book, out: Path, family: str) -> Path:
                 draw.text((margin, y), line, font=font, fill=QUIET)
                 y += 80
     image.save(out, "PNG")
-    return out
 
 
 def load_font(face: tuple[str, int] | None, points: int) -> Any:

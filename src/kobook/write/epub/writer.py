@@ -106,7 +106,7 @@ def write_epub(
         media.write(folder)
         template = folder / "book.xhtml"
         template.write_text(env.get_template(f"{TEMPLATES}/book.xhtml").render(), "utf-8")
-        cover_file = cover.cover_image(book, folder, problems, setup)
+        cover_file = cover.cover_image(book, folder, problems, setup, cache)
         document = {
             "pandoc-api-version": api_version(),
             "meta": {key: meta_value(value) for key, value in metadata(book).items()},
