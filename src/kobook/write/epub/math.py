@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...cache import Cache
 from ...errors import Diagnostic
 from ...model import Doc
 from ...parse.ast import iter_nodes, rewrite
@@ -24,8 +25,10 @@ from ..shared.mathsvg import Formula, MathError, formula, render_math, undrawn
 PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
 
 
-def mathml_failures(chapters: list[list[Any]]) -> set[Formula]:
-    """The formulas of ``chapters`` (their blocks) that pandoc cannot write as MathML."""
+def mathml_failures(chapters: list[list[Any]], cache: Cache | None = None) -> set[Formula]:
+    """The formulas of ``chapters`` (their blocks) that pandoc cannot write as MathML;
+    ``cache``: the build's, where pandoc's HTML of the same formulas is kept (a warm build
+    whose edit added none does not run pandoc for them)."""
     formulas = sorted(
         {formula(n) for blocks in chapters for n in iter_nodes(blocks) if n["t"] == "Math"}
     )
@@ -38,7 +41,7 @@ def mathml_failures(chapters: list[list[Any]]) -> set[Formula]:
         }
         for tex, d in formulas
     ]
-    written = PARAGRAPH.findall(blocks_to_html(probe))
+    written = PARAGRAPH.findall(blocks_to_html(probe, cache=cache))
     if len(written) != len(formulas):  # cannot tell which is which: draw none
         return set()
     return {f for f, html in zip(formulas, written, strict=True) if "<math" not in html}

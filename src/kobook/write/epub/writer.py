@@ -81,7 +81,7 @@ def write_epub(
     claims = a11y.Claims(undescribed=sum(1 for p in problems if p.code == "A11Y001"))
     for made in chapters:
         claims.read(made)
-    failing = math.mathml_failures(chapters)
+    failing = math.mathml_failures(chapters, cache)
     blocks: list[Any] = []
     for doc, made in zip(docs, chapters, strict=True):
         blocks += math.drawn_formulas(made, doc, failing, problems) if failing else made
