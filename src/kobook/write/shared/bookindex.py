@@ -12,7 +12,7 @@ from typing import Any
 from ...lang.words import Words
 from ...model import Book, Doc
 from ...model.bookindex import Entry, Group, Mark, arrange
-from ...parse.ast import attr, keyval, stringify, text_inlines
+from ...parse.ast import attr, iter_nodes, keyval, stringify, text_inlines
 
 BOOK_INDEX_ID = "book-index"  # the index's own anchor (its heading), in every output
 
@@ -22,16 +22,8 @@ def marks_of(doc: Doc, words: Words) -> list[Mark]:
     found: list[Mark] = []
     chapter = doc.chapter
     section = chapter.title
-
-    def visit(value: Any) -> None:
-        nonlocal section
-        if isinstance(value, list):
-            for item in value:
-                visit(item)
-            return
-        if not isinstance(value, dict) or "t" not in value:
-            return
-        kind, content = value["t"], value.get("c", [])
+    for node in iter_nodes(doc.blocks):  # in reading order: a heading before what follows it
+        kind, content = node["t"], node.get("c", [])
         if kind == "Header":
             level, attrs, inlines = content
             number = keyval(attrs, "number")
@@ -41,7 +33,7 @@ def marks_of(doc: Doc, words: Words) -> list[Mark]:
                 section = words.label("section", number)
             else:
                 section = stringify(inlines)
-        if kind == "Span" and "index" in content[0][1] and content[0][0]:
+        elif kind == "Span" and "index" in content[0][1] and content[0][0]:
             ident, _classes, _ = content[0]
             found.append(
                 Mark(
@@ -53,10 +45,6 @@ def marks_of(doc: Doc, words: Words) -> list[Mark]:
                     original=keyval(content[0], "original") or "",
                 )
             )
-        if isinstance(content, list):
-            visit(content)
-
-    visit(doc.blocks)
     return found
 
 
