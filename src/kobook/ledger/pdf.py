@@ -16,6 +16,7 @@ every glyph of a long book would cost more than the rest of the ledger.
 from __future__ import annotations
 
 import ctypes
+import functools
 from array import array
 from collections import Counter
 from dataclasses import dataclass, field
@@ -52,18 +53,18 @@ def read_pdf(path: Path, label: str) -> Found:
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(str(path))
-    pages, every, links = [], [], set()
-    seen: dict[str, str] = {}
+    pages, drawn_pages, links = [], [], set()
+    letters_of = Letters()
     for index in range(len(document)):
         page = document[index]
         shown, drawn = page_text(page)
-        pages.append(lines_of(shown, index, seen, indexed=False))
-        every.append(lines_of(drawn, index, seen, indexed=True))
+        pages.append(lines_of(letters_of(shown), index))
+        drawn_pages.append(drawn)
         links |= link_addresses(document, page)
     body, margins = without_running_heads(pages)
     visible = "".join(line.text for page in [*body, margins] for line in page)
-    text = join(every)
     glyphs = Glyphs(document)
+    drawn_text = functools.cache(lambda: drawn_letters(drawn_pages, letters_of))
     return Found(
         label,
         visible,
@@ -71,7 +72,7 @@ def read_pdf(path: Path, label: str) -> Found:
         # printed as text, which the text's own check covers.
         links=None if for_the_press(path) else links,
         script_check=lambda before, script, kind: drawn_as_script(
-            text, glyphs, before, script, kind
+            drawn_text(), glyphs, before, script, kind
         ),
     )
 
@@ -90,9 +91,38 @@ def page_text(page: Any) -> tuple[str, str]:
     return shown, drawn
 
 
-def lines_of(chars: str, number: int, seen: dict[str, str], *, indexed: bool) -> list[Line]:
-    """A page's letters, line by line (pdfium ends a line with CR LF); ``seen`` keeps
-    each character's letters once worked out, ``indexed`` which character each is."""
+class Letters:
+    """A page's text as the ledger compares it, line breaks kept: each character's
+    :func:`letters`, worked out once per character of the book and applied by
+    ``str.translate`` (a loop over every character of a 600-page book was most of
+    reading it)."""
+
+    def __init__(self) -> None:
+        self.table: dict[int, str] = {ord("\n"): "\n"}
+
+    def __call__(self, chars: str) -> str:
+        table = self.table
+        for char in set(chars):
+            if ord(char) not in table:
+                table[ord(char)] = letters(char)
+        return chars.translate(table)
+
+    def of(self, char: str) -> str:
+        """One character's letters."""
+        found = self.table.get(ord(char))
+        if found is None:
+            found = self.table[ord(char)] = letters(char)
+        return found
+
+
+def lines_of(text: str, number: int) -> list[Line]:
+    """A page's lines (pdfium ends a line with CR LF) of letters (``Letters``)."""
+    return [Line(line, number, []) for line in text.split("\n") if line]
+
+
+def indexed_lines_of(chars: str, number: int, letters_of: Letters) -> list[Line]:
+    """A page's lines of letters, each letter with the index of the character it came
+    from (for glyph look-ups)."""
     lines = [Line("", number, [])]
     index = 0  # pdfium's character index: a UTF-16 unit, two for a character past U+FFFF
     for char in chars:
@@ -100,14 +130,17 @@ def lines_of(chars: str, number: int, seen: dict[str, str], *, indexed: bool) ->
         if char == "\n":
             lines.append(Line("", number, []))
             continue
-        found = seen.get(char)
-        if found is None:
-            found = seen[char] = letters(char)
+        found = letters_of.of(char)
         if found:
             lines[-1].text += found
-            if indexed:
-                lines[-1].chars.extend([here] * len(found))
+            lines[-1].chars.extend([here] * len(found))
     return [line for line in lines if line.text]
+
+
+def drawn_letters(drawn_pages: list[str], letters_of: Letters) -> Text:
+    """Every page's letters with their characters, running heads included: made only
+    when a script is looked for."""
+    return join([indexed_lines_of(drawn, n, letters_of) for n, drawn in enumerate(drawn_pages)])
 
 
 def without_running_heads(pages: list[list[Line]]) -> tuple[list[list[Line]], list[Line]]:
@@ -215,8 +248,16 @@ def looks_like_script(reference: Glyph, mark: Glyph, kind: str) -> bool:
 
 
 def for_the_press(path: Path) -> bool:
-    """Does the PDF declare PDF/X (an output intent for a press)?"""
+    """Does the PDF declare PDF/X (an output intent for a press)?
+
+    Every PDF/X kobook makes names ``GTS_PDFX`` in its XMP packet, a stream it never
+    compresses (``write/shared/pdfx.py``): a PDF without those bytes is not parsed
+    (pypdf reads every cross-reference first: a second of a 600-page book).
+    """
     from pypdf import PdfReader
+
+    if b"GTS_PDFX" not in path.read_bytes():
+        return False
 
     catalog: Any = PdfReader(path).trailer["/Root"]
     intents = catalog.get("/OutputIntents")

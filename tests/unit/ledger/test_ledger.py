@@ -204,9 +204,9 @@ def test_text_with_a_character_no_font_has_is_explained_everywhere(
 def test_a_character_past_u_ffff_takes_two_pdfium_indices() -> None:
     """Typst's math letters (U+1D44B 𝑋) are two UTF-16 units: the glyph looked up for a
     script after a formula must be the script's, not its neighbour's."""
-    from kobook.ledger.pdf import lines_of
+    from kobook.ledger.pdf import Letters, indexed_lines_of
 
-    [line] = lines_of("\U0001d44bab", 0, {}, indexed=True)
+    [line] = indexed_lines_of("\U0001d44bab", 0, Letters())
     assert (line.text, line.chars) == ("xab", [0, 2, 3])
 
 
