@@ -56,7 +56,8 @@ def mark_index(doc: Doc, ctx: Context) -> Doc:
     glossary = glossary_terms(ctx)
     if glossary:
         mark_glossary(doc.blocks, glossary, next_id)
-    hold_next_words(doc.blocks)
+    if counter[0]:  # every mark gets an id: a chapter without one has no empty mark
+        hold_next_words(doc.blocks)
     return doc
 
 

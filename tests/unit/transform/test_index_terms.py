@@ -93,3 +93,17 @@ def test_no_glossary_marks_unless_asked(make_book: BookMaker) -> None:
     root = make_book({"book/01.md": text, "glossary.yaml": "gradient: 그래디언트\n"})
     doc, _ = run(root, text)
     assert marks(doc) == []
+
+
+def test_an_empty_mark_takes_the_word_after_it(make_book: BookMaker) -> None:
+    """``[]{.index term=…}그래디언트를``: the mark holds the word, so no empty box is left
+    at a line's end (\\index{} makes an empty mark too)."""
+    text = '# 장\n\n[]{.index term="그래디언트"}그래디언트를 쓴다. \\index{버킷}버킷이다.\n'
+    root = make_book({"book/01.md": text})
+    doc, _ctx = run(root, text)
+    held = [
+        node["c"][1]
+        for node in iter_nodes(doc.blocks)
+        if node["t"] == "Span" and "index" in node["c"][0][1]
+    ]
+    assert held == [[{"t": "Str", "c": "그래디언트를"}], [{"t": "Str", "c": "버킷이다."}]]
