@@ -17,7 +17,9 @@ reports pandoc's error with the chapter's file and line.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import unicodedata
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -87,48 +89,100 @@ def needed(item: Wanted, cache: Cache) -> bool:
     return item.proof or item.parse
 
 
-def halves(items: list[Wanted]) -> list[list[Wanted]]:
+def halves(texts: list[str]) -> list[list[str]]:
     """Two batches of about the same size of text (two pandoc processes, two cores)."""
-    batches: list[list[Wanted]] = [[], []]
+    batches: list[list[str]] = [[], []]
     sizes = [0, 0]
-    for item in sorted(items, key=lambda w: -len(w.text)):
+    for text in sorted(texts, key=lambda t: -len(t)):
         lighter = sizes.index(min(sizes))
-        batches[lighter].append(item)
-        sizes[lighter] += len(item.text)
+        batches[lighter].append(text)
+        sizes[lighter] += len(text)
     return [batch for batch in batches if batch]
+
+
+Reading = Callable[[], "str | None"]
+
+
+def read_in_halves(pool: ThreadPoolExecutor, texts: list[str]) -> dict[str, Reading]:
+    """Start pandoc on ``texts`` (:func:`halves`, one process each); for each text, what
+    waits for its JSON."""
+    found: dict[str, Reading] = {}
+    for batch in halves(texts):
+        future = pool.submit(markdown_to_json, [body(text) for text in batch])
+        for n, text in enumerate(batch):
+            found[text] = functools.partial(lambda done, at: done.result()[at], future, n)
+    return found
 
 
 def prefetch_parses(book: Book, cache: Cache, rules: Any) -> Made:
     """Make the fixes, read what :func:`wanted` finds in one go and keep it; the fixes
     made, for the normalize stage.
 
+    Every chapter's own text is wanted whatever its fixes turn out to be (the proof
+    reads it first, or the parse reads it when there is none), so pandoc starts on those
+    before the checks and reads while they run; the fixed texts are read after.
     The texts have passed the pipeline's guard (LIMIT001/002) before this runs; a
-    fixed text is checked here as the proof would check it.
+    text is checked here as the proof would check it.
     """
-    from ..check.proof import apart, keep_masked
+    made = Made()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        first = [text for text in dict.fromkeys(originals(book, cache, rules)) if readable(text)]
+        read = read_in_halves(pool, first)
+        items = wanted(book, cache, rules, made)  # the checks, while pandoc reads
+        rest = dict.fromkeys(item.text for item in items if item.text not in read)
+        if len(rest) >= 2 or read:  # one text alone: the stage's own run costs the same
+            read.update(read_in_halves(pool, [text for text in rest if readable(text)]))
+            for item in items:
+                reading = read.get(item.text)
+                keep(item, reading() if reading is not None else None, cache)
+    return made
+
+
+def originals(book: Book, cache: Cache, rules: Any) -> list[str]:
+    """The chapters' own texts :func:`wanted` will find, known before their checks."""
+    from . import normalized_key
+
+    found = []
+    for chapter in book.chapters:
+        if reader_for(chapter) != READER:
+            continue
+        if rules is not None and cache.get(
+            "normalized", normalized_key(chapter, rules, book.config.lang), ".json"
+        ):
+            continue
+        if needed(Wanted(chapter, chapter.text, rules is not None, True), cache):
+            found.append(chapter.text)
+    return found
+
+
+def body(text: str) -> str:
+    """What pandoc reads of a chapter's text for the proof and the parse."""
+    from ..check.proof import apart
+
+    return apart(text)[1]
+
+
+def readable(text: str) -> bool:
+    """Does ``text`` pass what the proof refuses (else the stage that reads it says why,
+    with the file and line)?"""
     from ..parse import guard
 
-    made = Made()
-    items = []
-    for item in wanted(book, cache, rules, made):
-        try:
-            guard.check_text(apart(item.text)[1], None)  # what the proof refuses so
-        except KobookError:  # the stage that reads it says why, with the file and line
-            continue
-        items.append(item)
-    if len(items) < 2:  # one text: the stage's own run costs the same
-        return made
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        batches = halves(items)
-        read = pool.map(lambda batch: markdown_to_json([apart(w.text)[1] for w in batch]), batches)
-        for batch, found in zip(batches, read, strict=True):
-            for item, data in zip(batch, found, strict=True):
-                ast = decoded(data)  # one AST at a time: a book's at once is hundreds of MB
-                if ast is None:
-                    continue
-                if item.parse:  # first: keep_masked changes the AST
-                    chapter = dataclasses.replace(item.chapter, text=item.text)
-                    keep_parse(chapter, READER, ast, cache)
-                if item.proof:
-                    keep_masked(apart(item.text)[1], ast, cache)
-    return made
+    try:
+        guard.check_text(body(text), None)
+    except KobookError:
+        return False
+    return True
+
+
+def keep(item: Wanted, data: str | None, cache: Cache) -> None:
+    """``item``'s AST (pandoc's JSON) where the later stage looks first."""
+    from ..check.proof import keep_masked
+
+    ast = decoded(data)  # one AST at a time: a book's at once is hundreds of MB
+    if ast is None:
+        return
+    if item.parse:  # first: keep_masked changes the AST
+        chapter = dataclasses.replace(item.chapter, text=item.text)
+        keep_parse(chapter, READER, ast, cache)
+    if item.proof:
+        keep_masked(body(item.text), ast, cache)
