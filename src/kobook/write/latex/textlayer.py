@@ -13,8 +13,12 @@ reproducible ``/ID`` are kept.
 from __future__ import annotations
 
 import re
+import shutil
 import unicodedata
 from pathlib import Path
+from typing import Any
+
+from ..shared.increment import append_update
 
 # A ``bfchar`` section of a ToUnicode CMap: ``<glyph> <unicode>`` pairs.
 BFCHAR = re.compile(rb"beginbfchar(.*?)endbfchar", re.S)
@@ -50,26 +54,31 @@ def ascii_hyphens(cmap: bytes) -> bytes:
 
 def fix_hyphens(src: Path, dst: Path) -> int:
     """Write ``src`` to ``dst`` with :func:`ascii_hyphens` applied to every font's
-    ToUnicode map; the number of maps changed."""
-    from pypdf import PdfWriter
+    ToUnicode map (an incremental update, :mod:`..shared.increment`); the number of
+    maps changed."""
+    from pypdf import PdfReader
 
-    writer = PdfWriter(src, incremental=True)
+    reader = PdfReader(src)
     seen: set[int] = set()
-    changed = 0
-    for page in writer.pages:
+    changed: dict[Any, Any] = {}
+    for page in reader.pages:
         resources = page.get("/Resources")
         fonts = resources.get_object().get("/Font") if resources is not None else None
         for ref in (fonts.get_object() if fonts is not None else {}).values():
-            mapping = ref.get_object().get("/ToUnicode")
-            key = getattr(mapping, "idnum", id(mapping))
-            if mapping is None or key in seen:
+            mapping = (
+                ref.get_object().raw_get("/ToUnicode") if "/ToUnicode" in ref.get_object() else None
+            )
+            if mapping is None or not hasattr(mapping, "idnum") or mapping.idnum in seen:
                 continue
-            seen.add(key)
+            seen.add(mapping.idnum)
             stream = mapping.get_object()
             data = stream.get_data()
             fixed = ascii_hyphens(data)
             if fixed != data:
                 stream.set_data(fixed)
-                changed += 1
-    writer.write(dst)
-    return changed
+                changed[mapping] = stream
+    if changed:
+        append_update(src, dst, reader, changed)
+    else:
+        shutil.copyfile(src, dst)
+    return len(changed)
