@@ -100,3 +100,24 @@ def test_iter_nodes_visits_what_walk_visits_in_the_same_order() -> None:
     tree = document()
     walk(tree, lambda node: seen.append(id(node)))
     assert [id(node) for node in iter_nodes(tree)] == seen
+
+
+def test_a_copy_shares_nothing_with_its_source_nor_within_itself() -> None:
+    shared = {"t": "Str", "c": "같은"}
+    tree = [{"t": "Para", "c": [shared, {"t": "Space"}, shared]}, 1.5, True, None]
+    copied = copy_tree(tree)
+    assert copied == tree
+    assert copied[0]["c"][0] is not shared and copied[0]["c"][0] is not copied[0]["c"][2]
+    copied[0]["c"][0]["c"] = "다른"
+    assert shared["c"] == "같은" and copied[0]["c"][2]["c"] == "같은"
+
+
+def test_a_tree_nested_past_marshals_limit_is_copied_too() -> None:
+    tree: list[object] = [{"t": "Str", "c": "끝"}]
+    for _ in range(5000):
+        tree = [{"t": "BlockQuote", "c": tree}]
+    copied = copy_tree(tree)
+    depth, node = 0, copied
+    while isinstance(node, list) and node[0]["t"] == "BlockQuote":
+        node, depth = node[0]["c"], depth + 1
+    assert depth == 5000 and node == [{"t": "Str", "c": "끝"}]
