@@ -17,6 +17,7 @@ from pathlib import Path
 from . import ledger
 from .boundary import inside
 from .cache import Cache
+from .collector import few_collections
 from .errors import Diagnostic, KobookError
 from .load import select_chapter
 from .model import Book
@@ -44,6 +45,7 @@ class BuildResult:
     notes: list[str] = field(default_factory=list)
 
 
+@few_collections()
 def build(
     project: str | Path = ".",
     formats: list[str] | tuple[str, ...] | None = None,
