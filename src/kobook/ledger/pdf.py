@@ -101,11 +101,9 @@ class Letters:
         self.table: dict[int, str] = {ord("\n"): "\n"}
 
     def __call__(self, chars: str) -> str:
-        table = self.table
         for char in set(chars):
-            if ord(char) not in table:
-                table[ord(char)] = letters(char)
-        return chars.translate(table)
+            self.of(char)
+        return chars.translate(self.table)
 
     def of(self, char: str) -> str:
         """One character's letters."""

@@ -65,9 +65,8 @@ def fix_hyphens(src: Path, dst: Path) -> int:
         resources = page.get("/Resources")
         fonts = resources.get_object().get("/Font") if resources is not None else None
         for ref in (fonts.get_object() if fonts is not None else {}).values():
-            mapping = (
-                ref.get_object().raw_get("/ToUnicode") if "/ToUnicode" in ref.get_object() else None
-            )
+            font = ref.get_object()
+            mapping = font.raw_get("/ToUnicode") if "/ToUnicode" in font else None
             if mapping is None or not hasattr(mapping, "idnum") or mapping.idnum in seen:
                 continue
             seen.add(mapping.idnum)

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from .common import atomic_output
+from .packing import WIDTHS, serialized, stream_object
 
 STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
+TRAILER = ("/Root", "/Info", "/ID")  # what an update's trailer carries over
 
 
 class NotUpdatable(ValueError):
@@ -39,66 +41,62 @@ def append_update(src: Path, dst: Path, reader: Any, changed: dict[Any, Any]) ->
     for reference, value in sorted(changed.items(), key=lambda item: item[0].idnum):
         offsets[reference.idnum] = (len(data) + update.tell(), reference.generation)
         update.write(f"{reference.idnum} {reference.generation} obj\n".encode())
-        value.write_to_stream(update)
+        update.write(serialized(value))
         update.write(b"\nendobj\n")
-    kept = ("/Root", "/Info", "/ID")
-    trailer = {key: reader.trailer.raw_get(key) for key in kept if key in reader.trailer}
-    size = int(reader.trailer["/Size"])
+    trailer = carried(reader, int(reader.trailer["/Size"]), previous)
     if data[previous : previous + 4] == b"xref":
-        table = classic_section(offsets, trailer, size, previous)
+        table = classic_section(offsets, trailer)
         start = len(data) + update.tell()
         update.write(table)
     else:  # a cross-reference stream (PDF 1.5): the update's is one too
         start = len(data) + update.tell()
-        update.write(stream_section(offsets, trailer, size, previous, start))
+        update.write(stream_section(offsets, trailer, start))
     update.write(f"startxref\n{start}\n%%EOF\n".encode())
     with atomic_output(dst) as tmp:
         tmp.write_bytes(data + update.getvalue())
 
 
-def values(trailer: dict[str, Any]) -> bytes:
-    """The trailer's entries that carry over (``/Root``, ``/Info``, ``/ID``), written."""
-    out = io.BytesIO()
-    for key, value in trailer.items():
-        if value is not None:
-            out.write(key.encode() + b" ")
-            value.write_to_stream(out)
-            out.write(b" ")
-    return out.getvalue()
+def carried(reader: Any, size: int, previous: int) -> dict[str, Any]:
+    """The update's trailer: the file's ``/Root``, ``/Info`` and ``/ID``, its ``/Size``,
+    and ``/Prev`` at its own cross-reference section."""
+    from pypdf.generic import NumberObject
+
+    kept = {key: reader.trailer.raw_get(key) for key in TRAILER if key in reader.trailer}
+    return {"/Size": NumberObject(size), **kept, "/Prev": NumberObject(previous)}
 
 
-def classic_section(
-    offsets: dict[int, tuple[int, int]], trailer: dict[str, Any], size: int, previous: int
-) -> bytes:
+def classic_section(offsets: dict[int, tuple[int, int]], trailer: dict[str, Any]) -> bytes:
     """An ``xref`` table, one subsection per object, and its trailer."""
+    from pypdf.generic import DictionaryObject, NameObject
+
     rows = [b"xref\n"]
     for number, (offset, generation) in sorted(offsets.items()):
         rows.append(f"{number} 1\n{offset:010d} {generation:05d} n \n".encode())
-    rows.append(b"trailer\n<< /Size %d " % size + values(trailer))
-    rows.append(b"/Prev %d >>\n" % previous)
+    entries = DictionaryObject({NameObject(key): value for key, value in trailer.items()})
+    rows.append(b"trailer\n" + serialized(entries) + b"\n")
     return b"".join(rows)
 
 
 def stream_section(
-    offsets: dict[int, tuple[int, int]],
-    trailer: dict[str, Any],
-    size: int,
-    previous: int,
-    start: int,
+    offsets: dict[int, tuple[int, int]], trailer: dict[str, Any], start: int
 ) -> bytes:
-    """A cross-reference stream: the object :func:`append_update` adds after the file's
-    last (its number the old ``/Size``), at ``start``."""
-    number = size
+    """A cross-reference stream, written as :mod:`.packing` writes one: the object
+    :func:`append_update` adds after the file's last (its number the old ``/Size``), at
+    ``start``."""
+    from pypdf.generic import ArrayObject, NameObject, NumberObject
+
+    number = int(trailer["/Size"])
     rows = {**offsets, number: (start, 0)}
     entries = b"".join(struct.pack(">BIH", 1, *rows[n]) for n in sorted(rows))
-    index = " ".join(f"{n} 1" for n in sorted(rows))
-    head = (
-        f"{number} 0 obj\n<< /Type /XRef /Size {number + 1} /W [1 4 2] /Index [{index}] "
-    ).encode()
-    return (
-        head
-        + values(trailer)
-        + b"/Prev %d /Length %d >>\nstream\n" % (previous, len(entries))
-        + entries
-        + b"\nendstream\nendobj\n"
+    index = ArrayObject(NumberObject(v) for n in sorted(rows) for v in (n, 1))
+    xref = stream_object(
+        entries,
+        {
+            **trailer,
+            "/Type": NameObject("/XRef"),
+            "/Size": NumberObject(number + 1),
+            "/W": ArrayObject(NumberObject(w) for w in WIDTHS),
+            "/Index": index,
+        },
     )
+    return b"%d 0 obj\n" % number + serialized(xref) + b"\nendobj\n"
