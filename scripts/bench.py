@@ -28,13 +28,9 @@ place (``kobook import``, timed) and built cold as PDF and HTML.  The corpus
 lives in ../shared/corpus; without it those rows are skipped with a message.
 
 The ``preview`` rows (``--preview`` runs only them) time ``kobook preview`` on a
-copy of the playbook: the cold start (an empty cache), then a few edits of one
-paragraph of chapter 3, each timed from the call to the pages written (HTML),
-to the chapter PDF written (and the CPU time of the pages: a figure a busy,
-shared machine disturbs less than wall time), and — where the preview server and watcher exist —
-from the file write to the ``reload`` event a client of the server's event
-stream receives, and — with ``--pdf`` — to the ``pdf`` event.  Each edit row
-is the median of the edits.
+copy of the playbook (``bench_preview.py``): the cold start, then edits of one
+paragraph, from the call to the pages and the chapter PDF written, from the file
+write to the server's ``reload`` event, and to the page shown again in Chromium.
 """
 
 from __future__ import annotations
@@ -348,12 +344,9 @@ def bench_dialect_book(name: str, source: Path, work: Path) -> list[Row]:
     return rows
 
 
-PREVIEW_EDITS = 5
-
-
 def bench_preview(work: Path, engine: str = "") -> list[Row]:
-    """The preview rows, measured in a process of their own (see :func:`preview_worker`);
-    with ``engine``, the book says ``engine:`` and only its chapter PDF rows are kept."""
+    """The preview rows, measured in a process of their own (``bench_preview.py``); with
+    ``engine``, the book says ``engine:`` and only its chapter PDF rows are kept."""
     copy = work / f"preview-book{engine}"
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(PLAYBOOK, copy)
@@ -362,7 +355,7 @@ def bench_preview(work: Path, engine: str = "") -> list[Row]:
     for path in [copy, *copy.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
     report = work / f"preview{engine}.json"
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--preview-worker", str(copy)]
+    cmd = [sys.executable, str(REPO / "scripts" / "bench_preview.py"), str(copy)]
     cmd += [str(work / f"preview-cache{engine}"), str(report)]
     _seconds, peak, rc, tail = run(cmd)
     if rc != 0 or not report.exists():
@@ -370,161 +363,6 @@ def bench_preview(work: Path, engine: str = "") -> list[Row]:
         return [Row("preview", 0.0, peak, f"FAILED rc={rc}: {last}")]
     return [
         Row(name, seconds, peak, note) for name, seconds, note in json.loads(report.read_text())
-    ]
-
-
-def preview_worker(book: Path, cache: Path, report: Path) -> None:
-    """Time the preview on ``book`` (a copy of the playbook); write the rows to ``report``."""
-    import statistics
-
-    start = time.perf_counter()
-    from kobook.preview import Session
-
-    session = Session(book, cache_dir=cache, pdf=True)
-    first = session.build()
-    if not first.ok:
-        raise SystemExit(f"preview build failed: {first.error}")
-    session.settle()  # as kobook preview does after its first build
-    cold = time.perf_counter() - start
-    source = book / PLAYBOOK_MD.name
-    chapter = next(c for c in session.good.book.chapters if c.id == "ch03")  # type: ignore[union-attr]
-    from kobook.write.registry import engine_for
-
-    engine = engine_for(session.good.book.config)  # type: ignore[union-attr]
-    suffix = "" if engine == "weasyprint" else f" ({engine})"
-    lines = source.read_text(encoding="utf-8").split("\n")
-    line = next(i for i in range(chapter.line_offset + 1, len(lines)) if len(lines[i]) > 200)
-
-    def edit(n: int) -> None:
-        lines[line] += f" 편집{n}."
-        source.write_text("\n".join(lines), encoding="utf-8")
-
-    html, cpu, pdf, modes, laid = [], [], [], set(), []
-    confirmed = 0  # edits whose AST was foretold and was pandoc's (preview/predict.py)
-    for n in range(PREVIEW_EDITS):
-        edit(n)
-        before = cpu_seconds()
-        update = session.rebuild({source})
-        cpu.append(cpu_seconds() - before)
-        confirmed += session.stages.foretold[1]
-        if not update.ok or update.pages != ["ch03.html"]:
-            raise SystemExit(f"unexpected rebuild: {update.error or update.pages}")
-        html.append(update.seconds)
-        modes.add(update.mode)
-        typeset = session.rebuild_pdf()
-        if not typeset.ok or typeset.pdf != "ch03.pdf":
-            raise SystemExit(f"chapter PDF failed: {typeset.error}")
-        pdf.append(typeset.seconds)
-        laid.append(getattr(typeset, "pages_laid", None))
-    rows = [
-        ("preview cold start (playbook)", cold, f"{len(first.pages)} files"),
-        (
-            "preview edit → pages written",
-            statistics.median(html),
-            f"median of {len(html)}: "
-            + " ".join(f"{x:.2f}" for x in html)
-            + f" ({'/'.join(modes)}; AST foretold {confirmed}/{len(html)})",
-        ),
-        (
-            "preview edit → pages written, CPU",
-            statistics.median(cpu),
-            "CPU seconds of kobook and its pandoc runs (steadier than wall time when the "
-            "machine is shared): " + " ".join(f"{x:.2f}" for x in cpu),
-        ),
-        (
-            "preview edit → chapter PDF written" + suffix,
-            statistics.median(pdf),
-            f"median of {len(pdf)}: "
-            + " ".join(f"{x:.2f}" for x in pdf)
-            + (
-                " (pages laid out/reused: " + " ".join(f"{m}/{r}" for m, r in laid) + ")"
-                if all(laid) and not suffix
-                else ""
-            ),
-        ),
-    ]
-    if engine == "weasyprint":
-        rows += preview_end_to_end(session, source, edit)
-    else:  # another engine's rows: its chapter PDF (the pages are the same either way)
-        rows = rows[-1:]
-    session.close()
-    report.write_text(json.dumps(rows), encoding="utf-8")
-
-
-def cpu_seconds() -> float:
-    """CPU time of this process (all threads) and of its children waited for (pandoc)."""
-    times = os.times()
-    return times.user + times.system + times.children_user + times.children_system
-
-
-def preview_end_to_end(session: object, source: Path, edit: object) -> list[tuple[str, float, str]]:
-    """File write → ``reload`` event on the server's event stream (when the server exists).
-
-    Measured twice: as ``kobook preview`` runs (pages only), then as ``kobook
-    preview --pdf`` runs, where the same write also ends in a ``pdf`` event.
-    """
-    import http.client
-    import statistics
-    import threading
-
-    try:
-        from kobook.preview.server import start
-        from kobook.preview.watch import Watcher
-    except ImportError:
-        return [("preview edit → reload event", 0.0, "not measured: no preview server yet")]
-
-    def measure(pdf: bool, first: int) -> dict[str, list[float]]:
-        server = start(session, "127.0.0.1", 0)  # type: ignore[arg-type]
-        watcher = Watcher(session, server.publish, pdf=pdf).start()  # type: ignore[arg-type]
-        seconds: dict[str, list[float]] = {"reload": [], "pdf": []}
-        try:
-            watcher.wait_ready()
-            port = int(server.url.rstrip("/").rsplit(":", 1)[1])
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            conn.request("GET", "/__kobook/events")
-            stream = conn.getresponse()
-            seen: dict[str, float] = {}
-            arrived = threading.Event()
-            wanted = ("reload", "pdf") if pdf else ("reload",)
-
-            def read() -> None:
-                for raw in stream:
-                    for kind in wanted:
-                        if raw.startswith(f"event: {kind}".encode()):
-                            seen.setdefault(kind, time.perf_counter())
-                    if all(kind in seen for kind in wanted):
-                        arrived.set()
-
-            threading.Thread(target=read, daemon=True).start()
-            for n in range(PREVIEW_EDITS):
-                time.sleep(1.0)  # the previous batch is done
-                seen.clear()
-                arrived.clear()
-                written = time.perf_counter()
-                edit(first + n)  # type: ignore[operator]
-                if not arrived.wait(120):
-                    raise RuntimeError(f"no {' and '.join(wanted)} event")
-                for kind in wanted:
-                    seconds[kind].append(seen[kind] - written)
-            conn.close()
-        finally:
-            watcher.stop()
-            server.close()
-        return seconds
-
-    def row(name: str, values: list[float]) -> tuple[str, float, str]:
-        note = f"median of {len(values)}: " + " ".join(f"{x:.2f}" for x in values)
-        return (name, statistics.median(values), note)
-
-    try:
-        pages = measure(False, 100)
-        with_pdf = measure(True, 200)
-    except RuntimeError as error:
-        return [("preview edit → reload event", 0.0, f"FAILED: {error}")]
-    return [
-        row("preview edit → reload event", pages["reload"]),
-        row("preview --pdf edit → reload event", with_pdf["reload"]),
-        row("preview --pdf edit → pdf event", with_pdf["pdf"]),
     ]
 
 
@@ -569,15 +407,11 @@ def main() -> int:
     parser.add_argument(
         "--limits", action="store_true", help="only how fast the hostile inputs are refused"
     )
-    parser.add_argument("--preview-worker", nargs=3, type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--kept-worker", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.kept_worker:
         engine, *paths = args.kept_worker
         kept_worker(engine, *(Path(p) for p in paths))
-        return 0
-    if args.preview_worker:
-        preview_worker(*args.preview_worker)
         return 0
     sys.path.insert(0, str(REPO / "scripts"))
     from bench_routes import as_installed
