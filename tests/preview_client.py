@@ -18,7 +18,11 @@ from typing import Any
 
 
 def request(
-    port: int, target: str, method: str = "GET", host: str | None = None
+    port: int,
+    target: str,
+    method: str = "GET",
+    host: str | None = None,
+    headers: dict[str, str] | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
     """One request to 127.0.0.1:``port``: status, headers (lower-case names), body."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -26,6 +30,8 @@ def request(
         connection.putrequest(method, target, skip_host=host is not None)
         if host is not None:
             connection.putheader("Host", host)
+        for name, value in (headers or {}).items():
+            connection.putheader(name, value)
         connection.endheaders()
         response = connection.getresponse()
         body = response.read()

@@ -96,7 +96,8 @@ def test_index_and_chapter_are_served_with_the_script(preview: Preview) -> None:
         assert status == 200
         assert headers["content-type"] == "text/html; charset=utf-8"
         assert headers["x-content-type-options"] == "nosniff"
-        assert headers["cache-control"] == "no-store"
+        assert headers["cache-control"] == "no-cache"  # kept, and asked for again each time
+        assert headers["etag"]
         on_disk = (out / file).read_text(encoding="utf-8")
         assert SCRIPT not in on_disk  # the built page stays clean
         served = body.decode("utf-8")
@@ -119,6 +120,7 @@ def test_live_script_and_status_are_served(preview: Preview) -> None:
     assert 'EventSource("/__kobook/events")' in script
     assert "innerHTML" not in script  # messages quote the sources: textContent only
     assert "http://" not in script and "https://" not in script  # nothing external
+    assert headers["cache-control"] == "no-store"  # the live script is never kept
     status, headers, body = request(preview.port, "/__kobook/live.css")
     assert status == 200 and headers["content-type"].startswith("text/css")
     status, headers, body = request(preview.port, "/__kobook/status")
@@ -153,6 +155,29 @@ def test_editing_a_paragraph_reloads_that_page(preview: Preview, events: EventSt
     assert "첫 문단은 고친 문장이다" in page and "원래 문장" not in page
     assert page.count(SCRIPT) == 1
     assert preview.page("02-two.html") == before_two
+
+
+def test_a_reload_after_an_edit_fetches_only_what_changed(
+    preview: Preview, events: EventStream
+) -> None:
+    """The browser's conditional requests: "not modified" for the style sheet and the page
+    no edit touched, the edited page in full (a reload refetched every file)."""
+    tags = {}
+    for target in ("/01-one.html", "/02-two.html", "/assets/style.css"):
+        status, headers, _ = request(preview.port, target)
+        tags[target] = headers["etag"]
+        again = request(preview.port, target, headers={"If-None-Match": headers["etag"]})
+        assert (again[0], again[2], again[1]["etag"]) == (304, b"", headers["etag"])
+        assert "content-length" not in again[1] and again[1]["cache-control"] == "no-cache"
+    preview.write("book/01-one.md", CHAPTER_ONE.replace("원래 문장", "고친 문장"))
+    events.next("reload", lambda data: "01-one.html" in data["pages"])
+    for target in ("/02-two.html", "/assets/style.css"):
+        assert request(preview.port, target, headers={"If-None-Match": tags[target]})[0] == 304
+    status, headers, body = request(
+        preview.port, "/01-one.html", headers={"If-None-Match": tags["/01-one.html"]}
+    )
+    assert status == 200 and headers["etag"] != tags["/01-one.html"]
+    assert "고친 문장" in body.decode() and body.decode().count(SCRIPT) == 1
 
 
 def test_a_broken_reference_shows_the_error_and_keeps_the_page(

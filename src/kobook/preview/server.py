@@ -52,7 +52,6 @@ LIVE_PREFIX = "/__kobook/"
 SCRIPT_TAG = b'<script src="/__kobook/live.js"></script>'
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
-    "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "SAMEORIGIN",
     "Cross-Origin-Resource-Policy": "same-origin",
@@ -114,6 +113,13 @@ def inject_script(html: bytes) -> bytes:
     if index < 0:
         return html + SCRIPT_TAG
     return html[:index] + SCRIPT_TAG + b"\n" + html[index:]
+
+
+def entity_tag(path: Path) -> str:
+    """What names this version of a served file: the preview writes every file anew
+    (a new inode, a new time) when it changes, and only then."""
+    info = path.stat()
+    return f'"{info.st_ino:x}-{info.st_mtime_ns:x}-{info.st_size:x}"'
 
 
 def content_type(path: Path) -> str:
@@ -236,6 +242,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)
         self.send_header("Allow", "GET, HEAD")
         self.send_header("Content-Length", "0")
+        self.send_header("Cache-Control", "no-store")
         self.end_headers()
 
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = refuse_method
@@ -291,6 +298,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_bytes(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain", body)
             return
         try:
+            tag = entity_tag(file)
+            if tag == self.headers.get("If-None-Match"):
+                self.send_bytes(HTTPStatus.NOT_MODIFIED, b"", "", False, tag)
+                return
             data = file.read_bytes()
         except OSError:
             self.send_bytes(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain", body)
@@ -298,7 +309,7 @@ class _Handler(BaseHTTPRequestHandler):
         kind = content_type(file)
         if kind.startswith("text/html"):
             data = inject_script(data)
-        self.send_bytes(HTTPStatus.OK, data, kind, body)
+        self.send_bytes(HTTPStatus.OK, data, kind, body, tag)
 
     def answer_live(self, name: str, body: bool) -> None:
         preview = self.server.preview
@@ -316,13 +327,24 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self.send_bytes(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain", body)
 
-    def send_bytes(self, status: HTTPStatus, data: bytes, kind: str, body: bool) -> None:
+    def send_bytes(
+        self, status: HTTPStatus, data: bytes, kind: str, body: bool, tag: str = ""
+    ) -> None:
+        """One answer.  ``tag``: the served file's :func:`entity_tag`; the browser keeps the
+        file and asks again each time (``no-cache``), so a reload after an edit fetches the
+        page that changed and hears "not modified" for its style sheets, scripts and
+        images.  Anything else (messages, the live script) is never kept."""
         if "charset" not in kind and (kind.startswith("text/") or kind == "application/json"):
             kind += "; charset=utf-8"
         with contextlib.suppress(OSError):
             self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(data)))
+            if kind:
+                self.send_header("Content-Type", kind)
+            if tag:
+                self.send_header("ETag", tag)
+            self.send_header("Cache-Control", "no-cache" if tag else "no-store")
+            if status != HTTPStatus.NOT_MODIFIED:
+                self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             if body:
                 self.wfile.write(data)
@@ -339,6 +361,7 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            self.send_header("Cache-Control", "no-store")
             self.end_headers()
             self.wfile.write(b"retry: 1000\n\n" + sse_message("status", preview.status()))
             self.wfile.flush()
