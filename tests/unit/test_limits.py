@@ -186,6 +186,23 @@ def test_raw_html_nesting_counts_towards_the_depth() -> None:
     assert depth == 2 + 10  # Para, Str and the ten raw elements
 
 
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        "> " * 6 + "깊다\n",
+        "<b>" * 10 + "x" + "</b>" * 10 + "\n\n" + "- " * 4 + "목록\n",
+        "<div>\n\n" * 5 + "| 가 | 나 |\n|---|---|\n| *기울임* | `코드` |\n" + "</div>\n\n" * 5,
+        "문단[^1]\n\n[^1]: > 인용 안의 **굵은 [링크](#a)**\n",
+    ],
+)
+def test_the_quick_depth_test_agrees_with_the_depth(markdown: str) -> None:
+    """``deeper_than`` (the check on every chapter) answers as ``depth_of`` counts."""
+    blocks = markdown_to_ast(markdown)["blocks"]
+    depth, _ = guard.depth_of(blocks)
+    assert depth > 3
+    assert guard.deeper_than(blocks, depth - 1) and not guard.deeper_than(blocks, depth)
+
+
 def test_a_chapter_at_the_ast_limit_passes_and_one_deeper_is_refused() -> None:
     def chapter(levels: int) -> Chapter:
         return Chapter(id="c", path=Path("c.md"), text="> " * (levels - 2) + "깊다\n")

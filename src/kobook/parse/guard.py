@@ -278,11 +278,41 @@ def html_nesting(html: str) -> int:
     return change
 
 
+def deeper_than(blocks: list[Any], limit: int) -> bool:
+    """Whether any element of ``blocks`` stands deeper than ``limit`` (counted as
+    :func:`depth_of` counts).  Recursive, and it stops at the first element past the
+    limit, so it never recurses much deeper than ``limit``; a few times quicker than
+    :func:`depth_of`, which is asked for the depth only when this says it is too deep."""
+    html_open = 0
+
+    def deeper(value: Any, depth: int) -> bool:
+        nonlocal html_open
+        if type(value) is list:
+            for item in value:  # noqa: SIM110 - any() of a generator: 3x slower, 2x deeper
+                if type(item) is not str and deeper(item, depth):
+                    return True
+            return False
+        if type(value) is not dict:
+            return False
+        if "t" in value:
+            depth += 1
+            if value["t"] in ("RawBlock", "RawInline") and value["c"][0] == "html":
+                html_open = max(html_open + html_nesting(value["c"][1]), 0)
+            if depth + html_open > limit:
+                return True
+        for item in value.values():  # noqa: SIM110 - as above
+            if type(item) is not str and deeper(item, depth):
+                return True
+        return False
+
+    return deeper(blocks, 0)
+
+
 def check_depth(blocks: list[Any], chapter: Chapter) -> None:
     """LIMIT001 when the parsed chapter nests deeper than every stage can follow."""
-    depth, node = depth_of(blocks)
-    if depth <= limits.MAX_AST_DEPTH:
+    if not deeper_than(blocks, limits.MAX_AST_DEPTH):
         return
+    depth, node = depth_of(blocks)
     location = None
     raw = node["c"][1] if node["t"] in ("RawBlock", "RawInline") else ""
     words = [raw] if raw else [n["c"] for n in _strings(node)]
