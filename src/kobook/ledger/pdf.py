@@ -11,12 +11,17 @@ head, and a book without a table of contents shows it nowhere else.
 
 Sizes and baselines are read only where a script is looked for: reading them for
 every glyph of a long book would cost more than the rest of the ledger.
+
+pdfium's reading of the pages is most of the ledger's time on a long book, and
+pdfium cannot be shared between threads: a long PDF's later half is read by a
+forked process while this one reads the first (:func:`every_page`).
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import threading
 from array import array
 from collections import Counter
 from dataclasses import dataclass, field
@@ -26,6 +31,7 @@ from typing import Any
 from .expected import letters
 from .found import Found
 
+APART = 64  # pages from which a second process reads the later half
 SMALLER = 0.92  # a script's letters are at most this size of the letters before them...
 RAISED = 0.12  # ...or their baseline moves by this much of the letters' size
 
@@ -55,12 +61,10 @@ def read_pdf(path: Path, label: str) -> Found:
     document = pdfium.PdfDocument(str(path))
     pages, drawn_pages, links = [], [], set()
     letters_of = Letters()
-    for index in range(len(document)):
-        page = document[index]
-        shown, drawn = page_text(page)
+    for index, (shown, drawn, addresses) in enumerate(every_page(document, path)):
         pages.append(lines_of(letters_of(shown), index))
         drawn_pages.append(drawn)
-        links |= link_addresses(document, page)
+        links |= addresses
     body, margins = without_running_heads(pages)
     visible = "".join(line.text for page in [*body, margins] for line in page)
     glyphs = Glyphs(document)
@@ -75,6 +79,47 @@ def read_pdf(path: Path, label: str) -> Found:
             drawn_text(), glyphs, before, script, kind
         ),
     )
+
+
+PageRead = tuple[str, str, set[str]]  # what page_text shows and draws, its link addresses
+
+
+def read_page(document: Any, index: int) -> PageRead:
+    page = document[index]
+    shown, drawn = page_text(page)
+    return shown, drawn, link_addresses(document, page)
+
+
+def read_pages(path: str, start: int, end: int) -> list[PageRead]:
+    """Pages ``start`` to ``end`` of the PDF at ``path``, in a process of their own."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(path)
+    try:
+        return [read_page(document, index) for index in range(start, end)]
+    finally:
+        document.close()
+
+
+def every_page(document: Any, path: Path) -> list[PageRead]:
+    """Every page of ``document`` (opened from ``path``), in order.  From :data:`APART`
+    pages on, a forked process reads the later half meanwhile; not in a process with
+    other threads (forking one can deadlock the child: the preview's), and if it fails
+    its pages are read here: the answer is the same either way."""
+    count = len(document)
+    if count < APART or threading.active_count() > 1:
+        return [read_page(document, index) for index in range(count)]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    half = count // 2
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+        later = pool.submit(read_pages, str(path), half, count)
+        first = [read_page(document, index) for index in range(half)]
+        try:
+            return first + later.result()
+        except Exception:  # the process died or could not start: no other answer
+            return first + [read_page(document, index) for index in range(half, count)]
 
 
 def page_text(page: Any) -> tuple[str, str]:

@@ -16,6 +16,7 @@ from kobook.ledger.expected import letters, probes
 from kobook.ledger.found import Found
 from kobook.ledger.markup import read_epub, read_pages
 from kobook.ledger.pdf import Line, read_pdf, without_running_heads
+from kobook.ledger.pdf import read_pages as original_read_pages
 from kobook.model import Chapter, Doc
 from kobook.parse.pandoc import markdown_to_ast
 
@@ -155,6 +156,59 @@ def test_a_pdf_superscript_printed_on_the_line_is_lost003(
     assert found.links == {"https://example.org/b"}
     codes = [d.code for d in differences(expected([doc]), found, set())]
     assert codes == ([] if drawn else ["LOST003"])
+
+
+def marked_read_pages(*args: Any) -> Any:
+    """``read_pages`` that says which process ran it (pickled by name into the child)."""
+    import os
+
+    Path(os.environ["KOBOOK_TEST_MARKER"]).write_text(str(os.getpid()))
+    return original_read_pages(*args)
+
+
+def dying_read_pages(*args: Any) -> Any:
+    import os
+
+    os._exit(3)
+
+
+def test_a_long_pdf_is_read_by_two_processes_as_by_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From ``APART`` pages on, a forked process reads the later half: the same pages,
+    links and text, in order; a process that dies leaves its pages to this one."""
+    import os
+
+    import pypdfium2 as pdfium
+    from weasyprint import HTML
+
+    from kobook.ledger import pdf as reading
+
+    pages = "".join(
+        f"<p style='break-after: page'>쪽 {n} <a href='https://example.org/{n}'>주소</a></p>"
+        for n in range(reading.APART + 3)
+    )
+    path = tmp_path / "long.pdf"
+    HTML(string=f"<html><body>{pages}</body></html>").write_pdf(path)
+    alone = reading.every_page(pdfium.PdfDocument(str(path)), path)
+    marker = tmp_path / "forked"
+    monkeypatch.setenv("KOBOOK_TEST_MARKER", str(marker))
+    monkeypatch.setattr(reading, "read_pages", marked_read_pages)
+    read_here: list[int] = []
+    read_page = reading.read_page
+    monkeypatch.setattr(reading, "read_page", lambda d, i: read_here.append(i) or read_page(d, i))
+    split = reading.every_page(pdfium.PdfDocument(str(path)), path)
+    assert int(marker.read_text()) != os.getpid()  # the later half was read elsewhere
+    assert read_here == list(range(len(alone) // 2))
+    assert split == alone and len(alone) == reading.APART + 3
+    assert "https://example.org/66" in alone[66][2] and "쪽 66" in alone[66][0]
+    found = read_pdf(path, "x")
+    monkeypatch.setattr(reading, "read_pages", dying_read_pages)
+    read_here.clear()
+    assert reading.every_page(pdfium.PdfDocument(str(path)), path) == alone
+    assert read_here == list(range(len(alone)))  # the dead process's half, read here
+    monkeypatch.setattr(reading, "APART", 10**6)  # one process
+    assert (read_pdf(path, "x").text, read_pdf(path, "x").links) == (found.text, found.links)
 
 
 def test_verify_reads_each_output_kind(tmp_path: Path) -> None:
