@@ -323,3 +323,23 @@ def test_a_page_read_again_is_read_from_the_cache(
     assert read_pages(pages, "the HTML book", cache) == cold
     monkeypatch.undo()
     assert read_pages(pages, "the HTML book") == cold
+
+
+def test_the_search_follows_the_output_and_finds_whatever_it_holds() -> None:
+    """A probe the output repeats (a listing's "Filename: src/main.rs" in every chapter)
+    found ahead of its place must not carry the search away from the text: every later
+    probe would then be a search of the whole output (the Rust book: 5,162 of 6,215).
+    Whatever the order, it finds exactly what the output holds."""
+    from kobook.ledger.compare import Search
+
+    text = "".join(
+        f"장{n}제목" + "가나다라마바사" * 300 + "파일명srcmainrs" + "아자차카" * 300 + f"장{n}끝"
+        for n in range(60)
+    )
+    search = Search(text)
+    # The book has each chapter's end before its listing (the output floats it after).
+    probes = [probe for n in range(60) for probe in (f"장{n}제목", f"장{n}끝", "파일명srcmainrs")]
+    assert all(search.finds(probe) for probe in probes)
+    assert search.far <= 2  # not one per chapter
+    for probe in ("장59끝", "장0제목", "없는말", "장7제목", "장8끝"):  # back, forth, absent
+        assert search.finds(probe) is (probe in text)
