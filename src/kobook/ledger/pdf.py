@@ -19,12 +19,13 @@ forked process while this one reads the first (:func:`every_page`).
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import functools
+import itertools
 import threading
-from array import array
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,13 +46,28 @@ class Line:
     chars: list[int]
 
 
-@dataclass
-class Text:
-    """The PDF's letters in reading order, each with the page and character it came from."""
+class Drawn:
+    """Every page's letters, running heads included, in one string (what a script is
+    looked for in); which page and pdfium character a letter came from is worked out
+    only for the pages a script is found on (a loop over every character of a 600-page
+    book cost the ledger two seconds)."""
 
-    letters: str = ""
-    pages: array[int] = field(default_factory=lambda: array("i"))
-    chars: array[int] = field(default_factory=lambda: array("i"))
+    def __init__(self, drawn_pages: list[str], letters_of: Letters) -> None:
+        self.drawn_pages = drawn_pages
+        self.letters_of = letters_of
+        texts = [letters_of(drawn).replace("\n", "") for drawn in drawn_pages]
+        self.letters = "".join(texts)
+        # Where each page's letters start (an empty page starts where the next one does).
+        self.starts = list(itertools.accumulate(map(len, texts), initial=0))
+        self._chars: dict[int, list[int]] = {}
+
+    def at(self, letter: int) -> tuple[int, int]:
+        """The page and pdfium character index of ``letters[letter]``."""
+        page = bisect.bisect_right(self.starts, letter) - 1
+        if page not in self._chars:
+            lines = indexed_lines_of(self.drawn_pages[page], page, self.letters_of)
+            self._chars[page] = [char for line in lines for char in line.chars]
+        return page, self._chars[page][letter - self.starts[page]]
 
 
 def read_pdf(path: Path, label: str) -> Found:
@@ -68,7 +84,7 @@ def read_pdf(path: Path, label: str) -> Found:
     body, margins = without_running_heads(pages)
     visible = "".join(line.text for page in [*body, margins] for line in page)
     glyphs = Glyphs(document)
-    drawn_text = functools.cache(lambda: drawn_letters(drawn_pages, letters_of))
+    drawn_text = functools.cache(lambda: Drawn(drawn_pages, letters_of))
     return Found(
         label,
         visible,
@@ -180,12 +196,6 @@ def indexed_lines_of(chars: str, number: int, letters_of: Letters) -> list[Line]
     return [line for line in lines if line.text]
 
 
-def drawn_letters(drawn_pages: list[str], letters_of: Letters) -> Text:
-    """Every page's letters with their characters, running heads included: made only
-    when a script is looked for."""
-    return join([indexed_lines_of(drawn, n, letters_of) for n, drawn in enumerate(drawn_pages)])
-
-
 def without_running_heads(pages: list[list[Line]]) -> tuple[list[list[Line]], list[Line]]:
     """``pages`` without page numbers and running heads, and those lines apart."""
 
@@ -218,18 +228,6 @@ def roman(text: str) -> bool:
     return bool(text) and len(text) <= 6 and set(text) <= set("ivxlc")
 
 
-def join(pages: list[list[Line]]) -> Text:
-    out = Text()
-    parts = []
-    for page in pages:
-        for line in page:
-            parts.append(line.text)
-            out.pages.extend([line.page] * len(line.text))
-            out.chars.extend(line.chars if line.page >= 0 else [-1] * len(line.text))
-    out.letters = "".join(parts)
-    return out
-
-
 @dataclass(frozen=True)
 class Glyph:
     size: float
@@ -254,7 +252,9 @@ class Glyphs:
         return Glyph(float(raw.FPDFText_GetFontSize(handle, char)), y.value)
 
 
-def drawn_as_script(text: Text, glyphs: Glyphs, before: str, script: str, kind: str) -> bool | None:
+def drawn_as_script(
+    text: Drawn, glyphs: Glyphs, before: str, script: str, kind: str
+) -> bool | None:
     """Is ``script`` drawn as a script anywhere in the PDF after the letters ``before`` it?
 
     The last one, two and three letters before it are tried in turn (a PDF may order a
@@ -270,13 +270,10 @@ def drawn_as_script(text: Text, glyphs: Glyphs, before: str, script: str, kind: 
         at = text.letters.find(needle)
         while at >= 0:
             seen = True
-            first = at + count - 1
-            if text.pages[first] >= 0:
-                reference = glyphs.at(text.pages[first], text.chars[first])
-                for k in range(at + count, at + len(needle)):
-                    mark = glyphs.at(text.pages[k], text.chars[k])
-                    if looks_like_script(reference, mark, kind):
-                        return True
+            reference = glyphs.at(*text.at(at + count - 1))
+            for k in range(at + count, at + len(needle)):
+                if looks_like_script(reference, glyphs.at(*text.at(k)), kind):
+                    return True
             at = text.letters.find(needle, at + 1)
     return False if seen else None
 

@@ -264,6 +264,25 @@ def test_a_character_past_u_ffff_takes_two_pdfium_indices() -> None:
     assert (line.text, line.chars) == ("xab", [0, 2, 3])
 
 
+def test_drawn_letters_point_at_their_page_and_character() -> None:
+    """Every page's letters in one string; each letter's page and pdfium index, as the
+    letter-by-letter reading gives them (empty pages, ligatures, characters past U+FFFF,
+    line breaks and marks between)."""
+    from kobook.ledger.pdf import Drawn, Letters, indexed_lines_of
+
+    pages = ["가① b\r\n\U0001d44bc.", "", "  ", "ﬁx\n\n다", "", "라"]
+    drawn = Drawn(pages, Letters())
+    expected = [
+        (line.text, page, line.chars)
+        for page, text in enumerate(pages)
+        for line in indexed_lines_of(text, page, Letters())
+    ]
+    assert drawn.letters == "".join(text for text, _, _ in expected) == "가1bxcfix다라"
+    places = [(page, char) for _, page, chars in expected for char in chars]
+    assert [drawn.at(k) for k in range(len(drawn.letters))] == places
+    assert places[:6] == [(0, 0), (0, 1), (0, 3), (0, 6), (0, 8), (3, 0)]
+
+
 def test_a_loss_in_one_output_explains_none_in_another(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
