@@ -19,6 +19,7 @@ from .boundary import inside
 from .cache import Cache
 from .collector import few_collections
 from .errors import Diagnostic, KobookError
+from .forked import ahead
 from .load import select_chapter
 from .model import Book
 from .pipeline import Pipeline
@@ -161,68 +162,75 @@ def build(
     result.diagnostics += lost
     # What every writer draws by (page, type, code box, fonts, math font, word breaking,
     # the folders it may read), decided once for the build and handed to each.
-    setup = print_setup(book, cache)
-    job = registry.Job(
-        book,
-        selected,
-        target,
-        cache,
-        all_docs=docs,
-        keep_going=keep_going,
-        trusted=trust,
-        setup=setup,
-    )
-    used: list[registry.Writer] = []
-    epub_name = f"{name}.epub"
-    offered = tuple(
-        (kind, file) for kind, file in (("pdf", target.name), ("epub", epub_name)) if kind in wanted
-    )
-    if "html" in wanted:
-        site_writer = registry.get("html")
-        progress.step(site_writer.summary)
-        site = inside(out_dir / "html", out_dir, what="HTML folder", folder="the output folder")
-        written = site_writer.run(replace(job, out=site, downloads=offered))
-        result.outputs["html"] = written.path
-        result.diagnostics += written.problems
-        used.append(site_writer)
-        lap("html")
-    if "pdf" in wanted:
-        result.diagnostics += font_problems(setup, strict)
-        press = setup.press  # PDF002/PDF003 before the layout, not after it
-        advice = "" if chosen or not pdf_writer.draft else f" ({pdf_writer.draft})"
-        progress.step(pdf_writer.summary + advice)
-        written = pdf_writer.run(job)
-        result.diagnostics += written.problems
-        if setup.trim is not None:  # bleed and marks: the same for every engine
-            finish_in_place(written.path, setup.trim)
-        if press is not None:  # PDF/X: the same for every engine
-            config = book.config
-            press_ready_in_place(
-                written.path, press, config.title, config.lang, config.output_epoch
-            )
-        if setup.goes_to_print:
-            result.diagnostics += coarse_images(written.path, selected, book.root)
-        result.outputs["pdf"] = written.path
-        used.append(pdf_writer)
-        lap("pdf")
-    if "epub" in wanted:
-        epub_writer = registry.get("epub")
-        progress.step(epub_writer.summary)
-        epub = output_file(book, out_dir, epub_name)
-        written = epub_writer.run(replace(job, out=epub))
-        result.diagnostics += written.problems
-        result.outputs["epub"] = written.path
-        used.append(epub_writer)
-        lap("epub")
-    if "html" in result.outputs and offered:
-        offer_downloads(
-            result.outputs["html"].parent, [result.outputs[kind] for kind, _ in offered]
+    # The ledger's count of what the book holds, made by a forked process while the
+    # writers work (:mod:`.forked`); read back when every output is written.
+    with ahead(ledger.expected, selected, cache) as counted:
+        setup = print_setup(book, cache)
+        job = registry.Job(
+            book,
+            selected,
+            target,
+            cache,
+            all_docs=docs,
+            keep_going=keep_going,
+            trusted=trust,
+            setup=setup,
         )
-    # The ledger: each output read back and compared with the transformed book.
-    progress.step("checking every output holds the whole book")
-    made = [(writer.output, result.outputs[writer.output], writer.label) for writer in used]
-    result.diagnostics += ledger.verify(selected, made, result.diagnostics, cache)
-    lap("ledger")
+        used: list[registry.Writer] = []
+        epub_name = f"{name}.epub"
+        offered = tuple(
+            (kind, file)
+            for kind, file in (("pdf", target.name), ("epub", epub_name))
+            if kind in wanted
+        )
+        if "html" in wanted:
+            site_writer = registry.get("html")
+            progress.step(site_writer.summary)
+            site = inside(out_dir / "html", out_dir, what="HTML folder", folder="the output folder")
+            written = site_writer.run(replace(job, out=site, downloads=offered))
+            result.outputs["html"] = written.path
+            result.diagnostics += written.problems
+            used.append(site_writer)
+            lap("html")
+        if "pdf" in wanted:
+            result.diagnostics += font_problems(setup, strict)
+            press = setup.press  # PDF002/PDF003 before the layout, not after it
+            advice = "" if chosen or not pdf_writer.draft else f" ({pdf_writer.draft})"
+            progress.step(pdf_writer.summary + advice)
+            written = pdf_writer.run(job)
+            result.diagnostics += written.problems
+            if setup.trim is not None:  # bleed and marks: the same for every engine
+                finish_in_place(written.path, setup.trim)
+            if press is not None:  # PDF/X: the same for every engine
+                config = book.config
+                press_ready_in_place(
+                    written.path, press, config.title, config.lang, config.output_epoch
+                )
+            if setup.goes_to_print:
+                result.diagnostics += coarse_images(written.path, selected, book.root)
+            result.outputs["pdf"] = written.path
+            used.append(pdf_writer)
+            lap("pdf")
+        if "epub" in wanted:
+            epub_writer = registry.get("epub")
+            progress.step(epub_writer.summary)
+            epub = output_file(book, out_dir, epub_name)
+            written = epub_writer.run(replace(job, out=epub))
+            result.diagnostics += written.problems
+            result.outputs["epub"] = written.path
+            used.append(epub_writer)
+            lap("epub")
+        if "html" in result.outputs and offered:
+            offer_downloads(
+                result.outputs["html"].parent, [result.outputs[kind] for kind, _ in offered]
+            )
+        # The ledger: each output read back and compared with the transformed book.
+        progress.step("checking every output holds the whole book")
+        made = [(writer.output, result.outputs[writer.output], writer.label) for writer in used]
+        result.diagnostics += ledger.verify(
+            selected, made, result.diagnostics, cache, counted.result()
+        )
+        lap("ledger")
     if strict:
         ledger.fail_on_losses(result.diagnostics)
     from .write.shared.latexmeta import ignored_latex  # raw LaTeX only XeLaTeX uses: note it once

@@ -61,9 +61,11 @@ def verify(
     made: list[tuple[str, Path, str]],
     reported: list[Diagnostic],
     cache: Cache | None = None,
+    book: Expected | None = None,
 ) -> list[Diagnostic]:
     """What each output lacks of ``docs``: ``made`` is ``(output kind, file, writer's
-    label)`` per output.  The book is counted once for all of them; constructs with a
+    label)`` per output.  The book is counted once for all of them (``book``: that count,
+    when the caller made it, :func:`expected` of ``docs``); constructs with a
     diagnostic of their own in ``reported`` (the build's, before the ledger) are explained
     and not repeated.  ``cache``: the build's, where what the ledger found of each chapter
     and read of each page is kept (a warm build reads only what changed)."""
@@ -82,7 +84,7 @@ def verify(
         if d.code == "GLYPH001"
         for code in re.findall(r"U\+([0-9A-F]{4,6})", d.message)
     }
-    book = expected(docs, cache)
+    book = book if book is not None else expected(docs, cache)
     lost: list[Diagnostic] = []
     for output, path, label in made:
         found = READERS[output](path, docs, label, cache)
