@@ -3,6 +3,8 @@ print setup) around pandoc's Typst of each chapter, cached chapter by chapter.""
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import secrets
 from dataclasses import dataclass
@@ -11,6 +13,7 @@ from typing import Any
 
 from ...cache import Cache
 from ...errors import Diagnostic, KobookError
+from ...forked import ahead
 from ...model import Book, Doc
 from ...model.bookindex import Entry, Group
 from ...model.colophon import colophon
@@ -165,9 +168,9 @@ def render_typst(
             prepared[index] = prepare_chapter(doc, book, cache, setup, part)
         return prepared[index]
 
-    for index, entry in enumerate(entries):
-        if entry is None:  # its labels are needed before any chapter is made
-            prepared_chapter(index)
+    # Its labels are needed before any chapter is made.
+    missing = [index for index, entry in enumerate(entries) if entry is None]
+    prepared.update(prepare_chapters(missing, docs, book, cache, setup, parts))
     labels = set().union(
         *(set(e.labels) for e in entries if e is not None),
         *(set(entry.labels) for _, entry in prepared.values()),
@@ -208,6 +211,38 @@ def index_value(groups: list[Group]) -> list[dict[str, Any]]:
         }
 
     return [{"label": g.label, "entries": [entry(e) for e in g.entries]} for g in groups]
+
+
+SHARED_FROM = 8  # chapters to prepare from which a forked process prepares half of them
+
+
+def prepare_chapters(
+    indices: list[int],
+    docs: list[Doc],
+    book: Book,
+    cache: Cache,
+    setup: PrintSetup,
+    parts: dict[str, str],
+) -> dict[int, tuple[Blocks, bodies.Entry]]:
+    """:func:`prepare_chapter` of ``docs[i]`` for each of ``indices``: from
+    :data:`SHARED_FROM` chapters on, a forked process prepares the later ones (about half
+    the text) meanwhile (:mod:`kobook.forked`: the same chapters either way)."""
+
+    def prepared(chosen: list[int]) -> dict[int, tuple[Blocks, bodies.Entry]]:
+        return {
+            index: prepare_chapter(
+                docs[index], book, cache, setup, parts.get(docs[index].chapter.id, "")
+            )
+            for index in chosen
+        }
+
+    if len(indices) < SHARED_FROM:
+        return prepared(indices)
+    sizes = list(itertools.accumulate(len(docs[index].chapter.text) for index in indices))
+    half = max(1, bisect.bisect_left(sizes, sizes[-1] / 2))
+    with ahead(prepared, indices[half:]) as later:
+        first = prepared(indices[:half])
+        return first | later.result()
 
 
 def prepare_chapter(
