@@ -7,6 +7,7 @@ import bisect
 import itertools
 import json
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -299,17 +300,34 @@ def make_chapters(
         entry.typst = text
 
 
+SPLIT_FROM = 2_000_000  # bytes of pandoc's JSON from which two pandoc runs share the book
+
+
 def pandoc_typst(chapters: list[Blocks]) -> list[str]:
-    """pandoc's Typst of each chapter: one run for all (two side by side took as long), its
-    output cut at a mark put before each chapter."""
+    """pandoc's Typst of each chapter.  pandoc's writer runs on one core: a long book's
+    chapters go to two runs side by side (each a run of :func:`typst_of`, its half of the
+    JSON), a short book's to one (a second run would cost more than it saves)."""
+    texts = [json.dumps(blocks)[1:-1] for blocks in chapters]  # each chapter's blocks, once
+    sizes = list(itertools.accumulate(map(len, texts)))
+    if len(chapters) < 2 or sizes[-1] < SPLIT_FROM:
+        return typst_of(texts)
+    half = max(1, bisect.bisect_left(sizes, sizes[-1] / 2))
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="kobook-typst") as pool:
+        first, rest = pool.map(typst_of, [texts[:half], texts[half:]])
+    return first + rest
+
+
+def typst_of(chapters: list[str]) -> list[str]:
+    """pandoc's Typst of each chapter (``chapters``: the JSON of each one's blocks, without
+    the brackets): one run for all, its output cut at a mark put before each chapter."""
     split = f"// kobook-split-{secrets.token_hex(12)}"
-    everything: Blocks = []
-    for blocks in chapters:
-        everything += [raw_block("typst", split), *blocks]
-    document = {"pandoc-api-version": api_version(), "meta": {}, "blocks": everything}
+    mark = json.dumps(raw_block("typst", split))
+    blocks = ",".join(f"{mark},{text}" if text else mark for text in chapters)
+    version = json.dumps(api_version())
+    document = f'{{"pandoc-api-version":{version},"meta":{{}},"blocks":[{blocks}]}}'
     body = run_pandoc(
         ["-f", "json", "-t", "typst", "--wrap=none", "--syntax-highlighting=idiomatic"],
-        json.dumps(document),
+        document,
         what="Typst writer",
     )
     pieces = bodies.split_output(body, split, len(chapters))

@@ -63,3 +63,23 @@ def test_chapters_prepared_beside_the_build_are_the_same(
     assert len(children) == 1 and children[0] > 0  # the first build forked, once
     assert typst[0] == typst[1]
     assert "sec-4" in typst[0] and "nowhere" not in typst[0]  # a dangling link dropped
+
+
+def test_two_pandoc_runs_write_what_one_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long book's chapters go to two pandoc runs side by side: the same Typst, chapter
+    by chapter, an empty chapter included."""
+    from kobook.parse.pandoc import markdown_to_ast
+
+    chapters = [markdown_to_ast(CHAPTER.format(n=n, m=n + 1))["blocks"] for n in range(1, 6)]
+    chapters.insert(2, [])
+    monkeypatch.setattr(template, "SPLIT_FROM", 10**9)
+    one = template.pandoc_typst(chapters)
+    runs: list[int] = []
+    typst_of = template.typst_of
+    monkeypatch.setattr(
+        template, "typst_of", lambda texts: runs.append(len(texts)) or typst_of(texts)
+    )
+    monkeypatch.setattr(template, "SPLIT_FROM", 0)
+    assert template.pandoc_typst(chapters) == one
+    assert sorted(runs) == [3, 3] and len(one) == 6 and one[2] == "\n\n"
+    assert 'println!("5")' in one[5] and "sec-3" in one[3]
