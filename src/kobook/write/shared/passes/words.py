@@ -265,6 +265,8 @@ def keep_words_in_browsers(blocks: Blocks) -> Blocks:
     """
 
     def kept(run: list[Any]) -> list[Any]:
+        if len(run) == 1 and run[0]["t"] == "Str" and run[0]["c"].isalpha():
+            return run  # most words: letters only, no junction to look for
         if len(stringify(run)) > BROWSER_WORD_LIMIT or any(
             n["t"] in ("Image", "RawInline") for n in iter_nodes(run)
         ):
