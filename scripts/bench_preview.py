@@ -18,7 +18,6 @@ import contextlib
 import http.client
 import json
 import os
-import shutil
 import statistics
 import sys
 import threading
@@ -188,29 +187,6 @@ def end_to_end(session: Any, edit: Callable[[int], None]) -> Rows:
     ]
 
 
-@contextlib.contextmanager
-def chromium() -> Iterator[Any]:
-    """Headless Chromium through Selenium and Debian's chromedriver (nothing downloaded)."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    binary = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not (binary and driver_path):
-        raise RuntimeError("no chromium and chromedriver (scripts/install-system-deps.sh --dev)")
-    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not download anything
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    options.add_argument("--window-size=1400,1000")
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
 def in_chromium(session: Any, edit: Callable[[int], None], first: int) -> Rows:
     """File write → the edited chapter's page shown again in Chromium, which has it open
     (the preview's script reloads it): when the new page's text was parsed
@@ -218,6 +194,9 @@ def in_chromium(session: Any, edit: Callable[[int], None], first: int) -> Rows:
     The first paint and the load event (its images, fonts and formulas) are in the note."""
     parsed, painted, loaded = [], [], []
     try:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+        from tests.browser import chromium  # as the browser tests drive it
+
         with served(session, False) as (url, _watcher), chromium() as browser:
             browser.get(f"{url}/{CHAPTER}.html")
             for n in range(EDITS):
