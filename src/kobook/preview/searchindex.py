@@ -65,5 +65,8 @@ class SearchIndex:
                 problems = index_pages(*job)
             except KobookError as error:  # Pagefind ran too long: the old index stays
                 problems = [error.diagnostic]
+            except OSError as error:  # the folder went (the preview stopped meanwhile)
+                log.warning("the search index was not made: %s", error)
+                problems = []
             for problem in problems:
                 log.warning("%s %s", problem.code, problem.message)

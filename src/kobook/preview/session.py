@@ -255,7 +255,7 @@ class Session:
     def _rebuild(self, changed: set[Path], update: Update) -> None:
         full = not changed or self.good is None or self._setup_changed(changed)
         if full or any(self._is_image(p) for p in changed):
-            self.stages.forget(fixes=full)  # the passes look at the files (images, links)
+            self.stages.forget()  # the passes look at the files (images, links)
             self._copies.clear()
             self._bodies.clear()  # a body holds each image's pixel size
         if full:
@@ -268,7 +268,7 @@ class Session:
         config = fingerprint(book.config.raw, book.config.path)
         if config != self._config:  # metadata.yaml, or a one-file book's front matter
             full = True
-            self.stages.forget(fixes=True)
+            self.stages.forget()
             self._copies.clear()
             self._bodies.clear()
             self._marks.clear()
@@ -321,18 +321,19 @@ class Session:
     def _search(
         self, book: Book, docs: list[Doc], written: list[str], full: bool
     ) -> list[Diagnostic]:
-        """The site's search index: made before the first build is served (and on a full
-        rebuild), else asked for in the background when a page changed."""
+        """The site's search index: made before the first build is served, else asked for
+        in the background when a page changed (a full rebuild too: an edit of the title
+        rewrites every page, and the last index serves meanwhile)."""
         from ..write.html.search import SEARCH_DIR, index_pages, search_wanted
         from ..write.html.writer import page_name
 
         if not search_wanted(book.config):
             return []
         pages = [page_name(doc) for doc in docs]
-        if full or not (self.out / SEARCH_DIR).is_dir():
+        if not (self.out / SEARCH_DIR).is_dir():
             self._search_index.wait()
             return index_pages(self.out, pages, book.config.lang)
-        if any(name.endswith(".html") for name in written):
+        if full or any(name.endswith(".html") for name in written):
             self._search_index.refresh(self.out, pages, book.config.lang)
         return []
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import json
 import marshal
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -92,12 +93,11 @@ class PreviewStages(Hooks):
         self._pool = None
         self._pending.clear()
 
-    def forget(self, *, fixes: bool = False) -> None:
-        """Drop the kept passes (they look at the files: images, embeds, links) and, with
-        ``fixes``, the kept fixed texts (the set-up changed)."""
+    def forget(self) -> None:
+        """Drop the kept passes (they look at the files: images, embeds, links).  The kept
+        fixed texts stay: each is kept by its text and the check's settings, all it depends
+        on (an edit of the title keeps every chapter's)."""
         self.passes.clear()
-        if fixes:
-            self._normalized.clear()
 
     def built(self, book: Book) -> None:
         """The rebuild succeeded with these chapters' texts: the next one foretells from them."""
@@ -121,7 +121,7 @@ class PreviewStages(Hooks):
         being edited) gets its fixed text at once, as the proof will accept it, and its
         proof is waited for by :meth:`proven`; the other new ones (a first build) wait for
         theirs here, so their pandoc runs do not all start at once."""
-        key = (chapter.text, str(chapter.path), chapter.lang, lang)
+        key = (chapter.text, str(chapter.path), chapter.lang, lang, settings_key(rules))
         done = self._normalized.get(key)
         if done is None:
             speculate = functools.partial(self._speculate, chapter, cache or Cache(None))
@@ -300,6 +300,18 @@ class PreviewStages(Hooks):
             return doc
         blocks, meta = marshal.loads(data)
         return Doc(chapter, blocks, meta)
+
+
+def settings_key(rules: Any) -> str:
+    """The check's settings (``check.model.Settings``) as a key: equal settings give the
+    same key (sets sorted, paths as text)."""
+    is_settings = dataclasses.is_dataclass(rules) and not isinstance(rules, type)
+    data = dataclasses.asdict(rules) if is_settings else rules
+
+    def plain(value: Any) -> Any:
+        return sorted(value) if isinstance(value, (set, frozenset)) else str(value)
+
+    return json.dumps(data, sort_keys=True, default=plain, ensure_ascii=False)
 
 
 def unmarshalled(chapter: Chapter, data: bytes) -> Doc:

@@ -25,3 +25,17 @@ def test_changes_during_the_quiet_moment_make_one_index(
     index.refresh(tmp_path, ["3.html"], "ko")  # a later change: a quiet moment again
     index.wait(timeout=30)
     assert made[1:] == [(tmp_path, ["3.html"], "ko")]
+
+
+def test_a_folder_gone_meanwhile_is_a_warning_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    def gone(*job: Any) -> list[Any]:
+        raise FileNotFoundError(str(tmp_path / "gone"))
+
+    monkeypatch.setattr(searchindex, "index_pages", gone)
+    index = SearchIndex(quiet=0)
+    index.refresh(tmp_path / "gone", ["1.html"], "ko")
+    index.wait(timeout=30)
+    assert "the search index was not made" in caplog.text
+    assert index._thread is None  # ended, and a later change starts another

@@ -222,6 +222,50 @@ def test_metadata_change_rebuilds_everything(three: Path, tmp_path: Path) -> Non
     assert_same_as_full_build(session, tmp_path)
 
 
+def test_a_title_edit_keeps_the_fixes_and_indexes_search_behind(
+    three: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each chapter's fixes are kept by its text and the check's settings: an edit of the
+    title checks no chapter again, an edit of ``check:`` checks them all; the search
+    index of a full rebuild is made in the background, the last one serving meanwhile."""
+    from kobook.preview import stages
+
+    english = "\n\nThis whole paragraph was left in English and nobody translated it yet.\n"
+    chapter = three / "book/02.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8") + english, encoding="utf-8")
+    session = start(three, tmp_path)
+    checked: list[str] = []
+    normalizing = stages.NormalizingChapter
+    monkeypatch.setattr(
+        stages,
+        "NormalizingChapter",
+        lambda chapter, *args, **options: (
+            checked.append(chapter.id) or normalizing(chapter, *args, **options)
+        ),
+    )
+    indexed: list[list[str]] = []
+    refresh = session._search_index.refresh
+    monkeypatch.setattr(
+        session._search_index,
+        "refresh",
+        lambda site, pages, lang: indexed.append(pages) or refresh(site, pages, lang),
+    )
+    update = session.rebuild({edit(three / "metadata.yaml", "작은 책", "큰 책")})
+    assert update.ok and update.mode == "full"
+    assert checked == []  # no chapter checked again
+    assert indexed == [["01.html", "02.html", "03.html"]]  # asked for, not waited for
+    assert "KO011" in {d.code for d in update.findings["02.html"]}
+    assert_same_as_full_build(session, tmp_path)
+    metadata = three / "metadata.yaml"
+    metadata.write_text(
+        metadata.read_text(encoding="utf-8") + "check:\n  ignore: [KO011]\n", encoding="utf-8"
+    )
+    update = session.rebuild({metadata})
+    assert update.ok, update.error
+    assert sorted(set(checked)) == ["01", "02", "03"]  # the settings changed: all again
+    assert "KO011" not in {d.code for d in update.findings["02.html"]}
+
+
 def test_a_replaced_image_is_copied(three: Path, tmp_path: Path) -> None:
     session = start(three, tmp_path)
     image = three / "images/a.png"
