@@ -254,6 +254,8 @@ class Session:
 
     def _rebuild(self, changed: set[Path], update: Update) -> None:
         full = not changed or self.good is None or self._setup_changed(changed)
+        if any(self._site_asset(path) for path in changed):
+            self._env = None  # the templates' folder may be new
         if full or any(self._is_image(p) for p in changed):
             self.stages.forget()  # the passes look at the files (images, links)
             self._copies.clear()
@@ -338,10 +340,12 @@ class Session:
         return []
 
     def _setup_changed(self, changed: set[Path]) -> bool:
-        """True when a changed file is neither a chapter nor an image (metadata, templates, ...)."""
+        """True when a changed file is neither a chapter nor an image (metadata, templates, ...).
+        The site's own style sheets and script (``templates/html/extra.css``, …) are not
+        (:meth:`_site_asset`)."""
         assert self.good is not None
         for path in changed:
-            if path in self.good.files or self._is_image(path):
+            if path in self.good.files or self._is_image(path) or self._site_asset(path):
                 continue
             if path.suffix.lower() in (".md", ".markdown") and not path.exists():
                 continue  # a chapter file removed: the reloaded book no longer has it
@@ -350,6 +354,16 @@ class Session:
                 continue  # a new chapter file: the reloaded book finds it
             return True
         return False
+
+    def _site_asset(self, path: Path) -> bool:
+        """Is ``path`` one of the site's style sheets, script or icon a book may replace
+        (``templates/html/extra.css``, …)?  They change only themselves: the site's files
+        are gathered again from the templates (a new templates environment, which finds a
+        folder made since), and nothing is checked, parsed or transformed again."""
+        from ..write.html.writer import ASSETS, TEMPLATES
+
+        own = (self.root / "templates" / TEMPLATES).resolve()
+        return path.parent.resolve() == own and path.name in ASSETS
 
     @staticmethod
     def _is_image(path: Path) -> bool:

@@ -34,12 +34,14 @@ def test_templates_environment_is_kept_until_the_templates_change(
     assert update.ok and update.mode == "incremental"
     assert session._env is env  # not made (and its templates compiled) again
     # A template of the book's own (a style sheet: the preview trusts no template that is
-    # code): the site uses it at once, and each later edit of it.
+    # code): the site uses it at once, and each later edit of it, in a new environment
+    # (its folder is new), and nothing else is made again.
     override = root / "templates" / "html" / "extra.css"
     override.parent.mkdir(parents=True)
     override.write_text("/* MARK-ONE */\n", encoding="utf-8")
     update = session.rebuild({override})
-    assert update.ok and update.mode == "full"
+    assert update.ok and update.mode == "incremental"
+    assert session._env is not env
     assert "MARK-ONE" in (session.out / "assets" / "extra.css").read_text(encoding="utf-8")
     override.write_text("/* MARK-TWO */\n", encoding="utf-8")
     assert session.rebuild({override}).ok

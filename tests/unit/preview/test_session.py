@@ -266,6 +266,33 @@ def test_a_title_edit_keeps_the_fixes_and_indexes_search_behind(
     assert "KO011" not in {d.code for d in update.findings["02.html"]}
 
 
+def test_the_sites_own_style_sheet_is_all_a_style_edit_rebuilds(
+    three: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``templates/html/extra.css`` (made, then changed) is copied into the site; no
+    chapter is checked, parsed or transformed again."""
+    from kobook.preview import stages
+
+    session = start(three, tmp_path)
+    ran: list[str] = []
+    monkeypatch.setattr(stages.PreviewStages, "forget", lambda self: ran.append("forget"))
+    css = three / "templates" / "html" / "extra.css"
+    css.parent.mkdir(parents=True)
+    for rule in ("p { line-height: 1.9; }\n", "p { line-height: 2; }\n"):
+        css.write_text(rule, encoding="utf-8")
+        update = session.rebuild({css})
+        assert update.ok, update.error
+        assert (update.mode, update.pages, update.chapters) == (
+            "incremental",
+            ["assets/extra.css"],
+            [],
+        )
+        assert (session.out / "assets" / "extra.css").read_text(encoding="utf-8") == rule
+        assert session.stages.passes.ran == 0  # every pass replayed
+    assert ran == []
+    assert_same_as_full_build(session, tmp_path)
+
+
 def test_a_replaced_image_is_copied(three: Path, tmp_path: Path) -> None:
     session = start(three, tmp_path)
     image = three / "images/a.png"

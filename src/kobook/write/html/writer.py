@@ -416,10 +416,15 @@ def genindex_page(plan: SitePlan, book: Book) -> str:
     )
 
 
+# The style sheets, script and icon every site has, as they are (no Jinja): a book's own
+# ``templates/html/NAME`` replaces one.
+ASSETS = ("style.css", "extra.css", "book.js", "favicon.svg")
+
+
 def site_assets(env: Any) -> dict[str, bytes]:
     """The style sheets, script and icon every site has: path in the site → bytes."""
     files = {}
-    for name in ("style.css", "extra.css", "book.js", "favicon.svg"):
+    for name in ASSETS:
         source = env.loader.get_source(env, f"{TEMPLATES}/{name}")[0]
         files[f"assets/{name}"] = source.encode("utf-8")
     files["assets/highlight.css"] = highlight_css().encode("utf-8")
