@@ -33,6 +33,15 @@ def language_tag(value: object) -> str:
 CAPTION_STYLE = ("separator", "period")
 
 
+# Settings only the templates show (title pages, running heads, a page's <title>, the
+# colophon, the package's metadata): no check, transform pass or chapter's body reads
+# them, so an edit of one makes the pages again and nothing of the chapters
+# (``kobook preview``; tests/unit/model/test_config.py holds every pass to it).
+SHOWN_ONLY = frozenset(
+    {"title", "subtitle", "author", "translators", "date", "edition", "publisher", "rights"}
+)
+
+
 @dataclass
 class Config:
     """The validated metadata of one book, with defaults filled in."""
@@ -56,6 +65,11 @@ class Config:
     def entry_line(self, key: str, entry: str) -> int:
         """The line of ``- entry`` in the list under ``key:`` (a flow list: the key's line)."""
         return (entry_lines(self.text, key, entry) or [0])[0]
+
+    def beyond_shown(self) -> dict[str, Any]:
+        """The settings without the ones only shown (:data:`SHOWN_ONLY`): what the
+        chapters are made from."""
+        return {key: value for key, value in self.raw.items() if key not in SHOWN_ONLY}
 
     # Typed accessors used by the stages; defaults live here and only here.
     @property

@@ -151,7 +151,8 @@ class Session:
         # The newest transformed build, its metadata key and edited chapter: what
         # ``rebuild_pdf`` typesets (newer than ``good`` while the pages are being made).
         self._typesettable: tuple[Good, str, str | None] | None = None
-        self._config = ""  # key of the metadata the kept results were made with
+        self._config = ""  # key of the metadata the last pages were made with
+        self._made_from = ""  # … of what the kept chapters were made from (no title)
         # The build's stages, with hooks that keep what the last good build made.
         self.stages = PreviewStages()
         self._pipeline = Pipeline(self.root, offline=offline, hooks=self.stages)
@@ -268,7 +269,10 @@ class Session:
         loaded = self._pipeline.front()  # as `kobook build` runs it
         book = loaded.book
         config = fingerprint(book.config.raw, book.config.path)
-        if config != self._config:  # metadata.yaml, or a one-file book's front matter
+        made_from = fingerprint(book.config.beyond_shown(), book.config.path)
+        # metadata.yaml, or a one-file book's front matter; a title (what is only shown)
+        # makes the pages again, and nothing of the chapters (the site's step does).
+        if made_from != self._made_from:
             full = True
             self.stages.forget()
             self._copies.clear()
@@ -317,6 +321,7 @@ class Session:
         update.warnings = [d for d in dict.fromkeys(warnings) if d.severity != "info"]
         self.good = good
         self._config = config
+        self._made_from = made_from
         self.edited = edited
         self.stages.built(book)
 
@@ -344,9 +349,14 @@ class Session:
         The site's own style sheets and script (``templates/html/extra.css``, …) are not
         (:meth:`_site_asset`)."""
         assert self.good is not None
+        metadata = {(self.root / "metadata.yaml").resolve()}
+        if self.good.book.config.path is not None:
+            metadata.add(self.good.book.config.path.resolve())
         for path in changed:
             if path in self.good.files or self._is_image(path) or self._site_asset(path):
                 continue
+            if path.resolve() in metadata:
+                continue  # what it changed is judged once it is read (_rebuild)
             if path.suffix.lower() in (".md", ".markdown") and not path.exists():
                 continue  # a chapter file removed: the reloaded book no longer has it
             markdown = path.suffix.lower() in (".md", ".markdown")

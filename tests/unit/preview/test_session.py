@@ -213,12 +213,22 @@ def test_a_foretold_ast_is_checked_against_the_proofs_parse(
     assert_same_as_full_build(session, tmp_path)
 
 
-def test_metadata_change_rebuilds_everything(three: Path, tmp_path: Path) -> None:
+def test_a_title_edit_makes_the_pages_and_a_setting_edit_everything(
+    three: Path, tmp_path: Path
+) -> None:
+    """A title is only shown (``model.config.SHOWN_ONLY``): every page is made again and
+    no pass runs; a setting the chapters are made from rebuilds everything."""
     session = start(three, tmp_path)
     update = session.rebuild({edit(three / "metadata.yaml", "작은 책", "큰 책")})
     assert update.ok, update.error
-    assert update.mode == "full"
+    assert update.mode == "incremental" and session.stages.passes.ran == 0
     assert {"index.html", "01.html", "02.html", "03.html"} <= set(update.pages)
+    assert "큰 책" in (session.out / "02.html").read_text(encoding="utf-8")
+    assert_same_as_full_build(session, tmp_path)
+    setting = edit(three / "metadata.yaml", "number-by-chapter: false", "number-by-chapter: true")
+    update = session.rebuild({setting})
+    assert update.ok, update.error
+    assert update.mode == "full" and session.stages.passes.ran > 0
     assert_same_as_full_build(session, tmp_path)
 
 
@@ -227,7 +237,7 @@ def test_a_title_edit_keeps_the_fixes_and_indexes_search_behind(
 ) -> None:
     """Each chapter's fixes are kept by its text and the check's settings: an edit of the
     title checks no chapter again, an edit of ``check:`` checks them all; the search
-    index of a full rebuild is made in the background, the last one serving meanwhile."""
+    index is made in the background, the last one serving meanwhile."""
     from kobook.preview import stages
 
     english = "\n\nThis whole paragraph was left in English and nobody translated it yet.\n"
@@ -251,7 +261,7 @@ def test_a_title_edit_keeps_the_fixes_and_indexes_search_behind(
         lambda site, pages, lang: indexed.append(pages) or refresh(site, pages, lang),
     )
     update = session.rebuild({edit(three / "metadata.yaml", "작은 책", "큰 책")})
-    assert update.ok and update.mode == "full"
+    assert update.ok and update.mode == "incremental"
     assert checked == []  # no chapter checked again
     assert indexed == [["01.html", "02.html", "03.html"]]  # asked for, not waited for
     assert "KO011" in {d.code for d in update.findings["02.html"]}
@@ -261,8 +271,9 @@ def test_a_title_edit_keeps_the_fixes_and_indexes_search_behind(
         metadata.read_text(encoding="utf-8") + "check:\n  ignore: [KO011]\n", encoding="utf-8"
     )
     update = session.rebuild({metadata})
-    assert update.ok, update.error
+    assert update.ok and update.mode == "full"
     assert sorted(set(checked)) == ["01", "02", "03"]  # the settings changed: all again
+    assert indexed[-1] == ["01.html", "02.html", "03.html"]  # a full rebuild's: behind too
     assert "KO011" not in {d.code for d in update.findings["02.html"]}
 
 
