@@ -48,7 +48,7 @@ class Ahead(Generic[T]):
         if pid == 0:  # the child: its answer into the file, and out without clean-ups
             code = 1
             try:
-                for signum in (signal.SIGINT, signal.SIGTERM):
+                for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
                     signal.signal(signum, signal.SIG_DFL)  # the build's handler is not ours
                 with os.fdopen(handle, "wb") as out:
                     pickle.dump(self.work(*self.args), out, protocol=pickle.HIGHEST_PROTOCOL)
