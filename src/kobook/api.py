@@ -164,7 +164,8 @@ def build(
     # the folders it may read), decided once for the build and handed to each.
     # The ledger's count of what the book holds, made by a forked process while the
     # writers work (:mod:`.forked`); read back when every output is written.
-    with ahead(ledger.expected, selected, cache) as counted:
+    size = sum(len(doc.chapter.text) for doc in selected)
+    with ahead(ledger.expected, selected, cache, size=size) as counted:
         setup = print_setup(book, cache)
         job = registry.Job(
             book,

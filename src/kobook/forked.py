@@ -6,8 +6,10 @@ written.  Most writers leave a core idle for long stretches (pandoc's Typst writ
 runs alone; Python's own passes use one core), so the count is made by a forked
 process meanwhile and read back when it is wanted (:func:`ahead`).
 
-Not in a process with other threads (forking one can deadlock the child: the
-preview's server), nor where there is no ``fork``: the work is then done when its
+Not for little work (:data:`WORTH_FROM`: forking costs tens of milliseconds in a
+process of a few hundred megabytes, more in a bigger one, and a short book's count
+costs less), not in a process with other threads (forking one can deadlock the child:
+the preview's server), nor where there is no ``fork``: the work is then done when its
 answer is asked for.  A child that fails, or whose answer cannot be read, is the
 same: the answer is worked out here.  A child left when the build stops early is
 killed, and its file removed.
@@ -29,16 +31,21 @@ from .write.shared.common import owned
 
 T = TypeVar("T")
 
+# Characters of the chapters' text the work is about, from which it is done ahead.
+WORTH_FROM = 60_000
+
 
 class Ahead(Generic[T]):
-    """``work(*args)``, started in a forked process; :meth:`result` gives its answer."""
+    """``work(*args)``, started in a forked process when ``size`` (characters of text the
+    work is about) is :data:`WORTH_FROM` or more; :meth:`result` gives its answer."""
 
-    def __init__(self, work: Callable[..., T], *args: object) -> None:
+    def __init__(self, work: Callable[..., T], *args: object, size: int) -> None:
         self.work = work
         self.args = args
         self.pid = 0
         self.file: Path | None = None
-        if hasattr(os, "fork") and threading.active_count() == 1:
+        worth = size >= WORTH_FROM
+        if worth and hasattr(os, "fork") and threading.active_count() == 1:
             self._start()
 
     def _start(self) -> None:
@@ -88,9 +95,10 @@ class Ahead(Generic[T]):
 
 
 @contextlib.contextmanager
-def ahead(work: Callable[..., T], *args: object) -> Iterator[Ahead[T]]:
-    """``with ahead(work, *args) as later: … later.result()``: the child is gone after."""
-    started = Ahead(work, *args)
+def ahead(work: Callable[..., T], *args: object, size: int) -> Iterator[Ahead[T]]:
+    """``with ahead(work, *args, size=…) as later: … later.result()``: the child is gone
+    after."""
+    started = Ahead(work, *args, size=size)
     try:
         yield started
     finally:

@@ -241,7 +241,7 @@ def prepare_chapters(
         return prepared(indices)
     sizes = list(itertools.accumulate(len(docs[index].chapter.text) for index in indices))
     half = max(1, bisect.bisect_left(sizes, sizes[-1] / 2))
-    with ahead(prepared, indices[half:]) as later:
+    with ahead(prepared, indices[half:], size=sizes[-1]) as later:
         first = prepared(indices[:half])
         return first | later.result()
 
