@@ -19,7 +19,7 @@ from .boundary import inside
 from .cache import Cache
 from .collector import few_collections
 from .errors import Diagnostic, KobookError
-from .forked import ahead
+from .forked import ahead, worth_it
 from .load import select_chapter
 from .model import Book
 from .pipeline import Pipeline
@@ -165,7 +165,7 @@ def build(
     # The ledger's count of what the book holds, made by a forked process while the
     # writers work (:mod:`.forked`); read back when every output is written.
     size = sum(len(doc.chapter.text) for doc in selected)
-    with ahead(ledger.expected, selected, cache, size=size) as counted:
+    with ahead(ledger.expected, selected, cache, worth=worth_it(size)) as counted:
         setup = print_setup(book, cache)
         job = registry.Job(
             book,

@@ -35,16 +35,20 @@ T = TypeVar("T")
 WORTH_FROM = 60_000
 
 
-class Ahead(Generic[T]):
-    """``work(*args)``, started in a forked process when ``size`` (characters of text the
-    work is about) is :data:`WORTH_FROM` or more; :meth:`result` gives its answer."""
+def worth_it(size: int) -> bool:
+    """Is work about ``size`` characters of the book's text worth a process?"""
+    return size >= WORTH_FROM
 
-    def __init__(self, work: Callable[..., T], *args: object, size: int) -> None:
+
+class Ahead(Generic[T]):
+    """``work(*args)``, started in a forked process when the caller finds it ``worth`` one
+    (:func:`worth_it`, or its own measure); :meth:`result` gives its answer."""
+
+    def __init__(self, work: Callable[..., T], *args: object, worth: bool) -> None:
         self.work = work
         self.args = args
         self.pid = 0
         self.file: Path | None = None
-        worth = size >= WORTH_FROM
         if worth and hasattr(os, "fork") and threading.active_count() == 1:
             self._start()
 
@@ -95,10 +99,10 @@ class Ahead(Generic[T]):
 
 
 @contextlib.contextmanager
-def ahead(work: Callable[..., T], *args: object, size: int) -> Iterator[Ahead[T]]:
-    """``with ahead(work, *args, size=…) as later: … later.result()``: the child is gone
+def ahead(work: Callable[..., T], *args: object, worth: bool) -> Iterator[Ahead[T]]:
+    """``with ahead(work, *args, worth=…) as later: … later.result()``: the child is gone
     after."""
-    started = Ahead(work, *args, size=size)
+    started = Ahead(work, *args, worth=worth)
     try:
         yield started
     finally:

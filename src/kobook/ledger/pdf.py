@@ -23,7 +23,6 @@ import bisect
 import ctypes
 import functools
 import itertools
-import threading
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,23 +118,17 @@ def read_pages(path: str, start: int, end: int) -> list[PageRead]:
 
 def every_page(document: Any, path: Path) -> list[PageRead]:
     """Every page of ``document`` (opened from ``path``), in order.  From :data:`APART`
-    pages on, a forked process reads the later half meanwhile; not in a process with
-    other threads (forking one can deadlock the child: the preview's), and if it fails
-    its pages are read here: the answer is the same either way."""
-    count = len(document)
-    if count < APART or threading.active_count() > 1:
-        return [read_page(document, index) for index in range(count)]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    pages on, a forked process reads the later half meanwhile (:mod:`kobook.forked`: not
+    in a process with other threads, and a child that fails leaves its pages to this one;
+    the answer is the same either way)."""
+    from ..forked import ahead
 
+    count = len(document)
+    if count < APART:
+        return [read_page(document, index) for index in range(count)]
     half = count // 2
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
-        later = pool.submit(read_pages, str(path), half, count)
-        first = [read_page(document, index) for index in range(half)]
-        try:
-            return first + later.result()
-        except Exception:  # the process died or could not start: no other answer
-            return first + [read_page(document, index) for index in range(half, count)]
+    with ahead(read_pages, str(path), half, count, worth=True) as later:
+        return [read_page(document, index) for index in range(half)] + later.result()
 
 
 def page_text(page: Any) -> tuple[str, str]:

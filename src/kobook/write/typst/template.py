@@ -14,7 +14,7 @@ from typing import Any
 
 from ...cache import Cache
 from ...errors import Diagnostic, KobookError
-from ...forked import ahead
+from ...forked import ahead, worth_it
 from ...model import Book, Doc
 from ...model.bookindex import Entry, Group
 from ...model.colophon import colophon
@@ -241,7 +241,7 @@ def prepare_chapters(
         return prepared(indices)
     sizes = list(itertools.accumulate(len(docs[index].chapter.text) for index in indices))
     half = max(1, bisect.bisect_left(sizes, sizes[-1] / 2))
-    with ahead(prepared, indices[half:], size=sizes[-1]) as later:
+    with ahead(prepared, indices[half:], worth=worth_it(sizes[-1])) as later:
         first = prepared(indices[:half])
         return first | later.result()
 

@@ -47,8 +47,8 @@ def test_chapters_prepared_beside_the_build_are_the_same(
     ahead = template.ahead
 
     @contextlib.contextmanager
-    def watched(*args: Any, size: int) -> Iterator[Any]:
-        with ahead(*args, size=size) as later:
+    def watched(*args: Any, worth: bool) -> Iterator[Any]:
+        with ahead(*args, worth=worth) as later:
             children.append(later.pid)
             yield later
 
