@@ -268,3 +268,49 @@ def test_no_code_block_of_the_sample_is_split_with_two_lines(
     from tests.checks import split_code_blocks
 
     assert split_code_blocks(sample_build(engine).outputs["pdf"]) == []
+
+
+def code_at_every_height() -> str:
+    """A chapter where code blocks start at many heights of a page: paragraphs of many
+    lengths, each followed by a listing with its file name and ten lines of code."""
+    parts = ["# 코드가 많은 장\n"]
+    for i in range(24):
+        words = 8 + (i * 37) % 90
+        parts.append(" ".join(["낱말을"] * words) + "\n")
+        code = "\n".join(f"    let value_{n} = {n} + {i};" for n in range(10))
+        code = code.replace("    let value_5", "\n    let value_5")  # an empty line
+        parts.append(f'```{{.rust filename="src/part{i}.rs"}}\nfn main() {{\n{code}\n}}\n```\n')
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("engine", ["weasyprint", "typst"])
+def test_a_page_break_leaves_three_code_lines_on_each_side(
+    make_book: BookMaker, tmp_path: Path, engine: str
+) -> None:
+    """PageLayout.code_kept, in every engine that can keep lines together (XeLaTeX's
+    code box breaks where TeX's page builder puts it): no page ends or starts with one
+    or two lines of a code block, and a listing's file name is never a page's last line;
+    an empty line of code keeps its height.  Typst broke a raw block's paragraph of lines
+    anywhere (one line at a page's foot)."""
+    from tests.checks import _layout, pdf_pages, split_code_blocks
+
+    project = make_book({"book/01.md": code_at_every_height()}, metadata={"title": "코드"})
+    result = kobook.build(project, ["pdf"], engine=engine, out=tmp_path / "out")
+    pdf = result.outputs["pdf"]
+    assert split_code_blocks(pdf) == []
+    pages = [page.strip().splitlines() for page in pdf_pages(pdf)]
+    ends = [lines[-2] for lines in pages if len(lines) > 2]  # the last line is the folio
+    assert ends and not [end for end in ends if "src/part" in end]
+    pitches = set()
+    for page in _layout(pdf):
+        tops = {}  # (line, block) → its top
+        for line in page.lines:
+            if "let value_" in line.text:
+                words = line.text.split()
+                tops[words[1], words[-1]] = line.top
+        for block in {block for _, block in tops}:
+            top = {name: at for (name, of), at in tops.items() if of == block}
+            if {"value_0", "value_1", "value_4", "value_5"} <= top.keys():
+                pitch = top["value_1"] - top["value_0"]
+                pitches.add(round((top["value_5"] - top["value_4"]) / pitch, 2))
+    assert pitches == {2.0}

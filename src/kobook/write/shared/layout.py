@@ -50,6 +50,9 @@ INLINE_CODE_SCALE = 0.88
 CODE_SCALE = 0.8
 CODE_LINE_HEIGHT = 1.3
 CODE_INSET_PT = 6.0
+# A page break leaves at least this many of a code block's lines on each side: two at a
+# page's foot are turned over before they are read.
+CODE_KEPT_LINES = 3
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class PageLayout:
     code_scale: float = CODE_SCALE
     code_line_height: float = CODE_LINE_HEIGHT
     code_inset: float = CODE_INSET_PT  # points, each side, inside the box's rule
+    code_kept: int = CODE_KEPT_LINES  # a code block's lines kept on each side of a break
     inline_code_scale: float = INLINE_CODE_SCALE
 
     def box_margin(self, side: str) -> str:

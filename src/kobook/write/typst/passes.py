@@ -138,6 +138,24 @@ def anchors(blocks: Blocks) -> Blocks:
     return rewrite(blocks, action)
 
 
+def listing_heads(blocks: Blocks) -> Blocks:
+    """A listing's caption and file name (``transform/listings.py``) stay on the page of
+    their code: a sticky block, as ``break-after: avoid`` keeps them in the other
+    engines (left at a page's foot, the name was read as a line of the code)."""
+
+    def action(node: dict[str, Any]) -> Any:
+        classes = node["c"][0][1] if node["t"] == "Div" else []
+        if "listing-caption" not in classes and "listing-file" not in classes:
+            return None
+        return [
+            raw_block("typst", "#block(sticky: true, below: 0.3em)[#set par(justify: false)"),
+            node,
+            raw_block("typst", "]"),
+        ]
+
+    return rewrite(blocks, action)
+
+
 METADATA = "#metadata(none)"  # an invisible element a label can be put on
 
 
@@ -312,7 +330,7 @@ def prepare(
     )
     blocks = resolved_citations(blocks)
     blocks = passes.heading_numbers(blocks, book.config)
-    blocks = anchors(blocks)
+    blocks = listing_heads(anchors(blocks))
     blocks = equations(blocks)
     blocks = callouts(blocks)
     blocks = passes.upright_hangul(blocks)

@@ -87,6 +87,7 @@ def template_variables(book: Book, setup: PrintSetup) -> dict[str, Any]:
         "codeleading": length(f"{layout.code_pitch - layout.code_points:.2f}pt"),
         "codeinset": length(f"{layout.code_inset}pt"),
         "codepadding": length(f"{layout.code_padding}pt"),
+        "codekept": int(layout.code_kept),
         "lang": lang.split("-")[0].lower(),
         "region": lang.split("-")[1] if "-" in lang and len(lang.split("-")[1]) == 2 else "",
         "accent": "#1F4E8C",
