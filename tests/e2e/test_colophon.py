@@ -4,10 +4,13 @@ none."""
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 
 import kobook
 from tests.checks import pdf_pages
@@ -74,6 +77,38 @@ def test_a_book_without_publishing_keys_has_no_copyright_page(
 
 
 LINKED = "# 장\n\n[링크 글자](https://example.org/a)를 누른다.\n"
+ADDRESSES = (
+    "# 주소\n\n[원서 저장소](https://example.org/book)를 본다. "
+    "주소 그대로인 <https://example.org/plain>도 있다.\n"
+)
+# One book for the print-master tests (약표제지, link colours, addresses in notes), built
+# once per engine and setting (a XeLaTeX build is the slow part of each test).
+MASTER = {"title": "약표제지 시험", "author": "가나다", "toc": True}
+SETTINGS = {
+    "print": {"print": True},
+    "screen": {},
+    "print, no half-title": {"print": True, "half-title": False},
+}
+
+
+@pytest.fixture(scope="module")
+def master(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str], list[str]]:
+    """``master(engine, setting)``: the pages' text of the print-master book."""
+
+    @functools.cache
+    def pages(engine: str, setting: str) -> list[str]:
+        root = tmp_path_factory.mktemp("master")
+        for name, text in (("01.md", TEXT), ("02.md", LINKED), ("03.md", ADDRESSES)):
+            (root / "book").mkdir(exist_ok=True)
+            (root / "book" / name).write_text(text, encoding="utf-8")
+        metadata = {**MASTER, **SETTINGS[setting]}
+        (root / "metadata.yaml").write_text(
+            yaml.safe_dump(metadata, allow_unicode=True), encoding="utf-8"
+        )
+        pdf = kobook.build(root, ["pdf"], engine=engine, out=root / "out").outputs["pdf"]
+        return [str(pdf), *pdf_pages(pdf)]
+
+    return pages
 
 
 def link_colours(pdf: Path) -> set[tuple[float, ...]]:
@@ -91,60 +126,40 @@ def link_colours(pdf: Path) -> set[tuple[float, ...]]:
 
 @pytest.mark.parametrize("engine", ["weasyprint", "xelatex", "typst"])
 def test_a_print_master_draws_links_in_the_texts_colour(
-    make_book: BookMaker, tmp_path: Path, engine: str
+    master: Callable[[str, str], list[str]], engine: str
 ) -> None:
     """``print: true``: one decision (PrintSetup.link_colours) every engine follows;
     without it links are kobook's blue."""
     blue = (round(0x1F / 255, 2), round(0x4E / 255, 2), round(0x8C / 255, 2))
-    colours = {}
-    for name, extra in (("screen", {}), ("print", {"print": True})):
-        root = make_book({"book/01.md": LINKED}, metadata={"title": "책", **extra})
-        out = tmp_path / name
-        colours[name] = link_colours(
-            kobook.build(root, ["pdf"], engine=engine, out=out).outputs["pdf"]
-        )
+    colours = {name: link_colours(Path(master(engine, name)[0])) for name in ("screen", "print")}
     assert colours["screen"] == {blue}, colours
     assert all(max(c or (0,)) < 0.1 for c in colours["print"]), colours
 
 
 @pytest.mark.parametrize("engine", ["weasyprint", "xelatex", "typst"])
 def test_a_print_master_opens_with_a_half_title(
-    make_book: BookMaker, tmp_path: Path, engine: str
+    master: Callable[[str, str], list[str]], engine: str
 ) -> None:
     """약표제지: the title alone on the first recto, a blank verso, then the title page;
     the body still starts on a recto, at the page the contents give (``print: true``;
     ``half-title:`` says)."""
-    meta = {"title": "약표제지 시험", "author": "가나다", "print": True, "toc": True}
-    root = make_book({"book/01.md": TEXT}, metadata=meta)
-    pages = [flat(p) for p in pdf_pages(kobook.build(root, ["pdf"], engine=engine).outputs["pdf"])]
+    pages = [flat(p) for p in master(engine, "print")[1:]]
     assert pages[0] == "약표제지 시험" and pages[1] == ""
     assert pages[2].startswith("약표제지 시험 가나다")
     first = next(i for i, p in enumerate(pages) if p.startswith("1장 첫") and "본문" in p)
     assert first % 2 == 0  # a recto
     folio = pages[first].rsplit(" ", 1)[-1]  # and numbered as the contents say
     assert re.search(rf"1장 첫\s?장[ .…]*{folio}\b", pages[4]), (folio, pages[4])
-    screen = make_book({"book/01.md": TEXT}, metadata={**meta, "half-title": False})
-    plain = pdf_pages(
-        kobook.build(screen, ["pdf"], engine=engine, out=tmp_path / "s").outputs["pdf"]
-    )
+    plain = master(engine, "print, no half-title")[1:]
     assert flat(plain[0]).startswith("약표제지 시험 가나다")
 
 
 @pytest.mark.parametrize("engine", ["weasyprint", "xelatex", "typst"])
 def test_a_print_master_prints_each_web_address_in_a_footnote(
-    make_book: BookMaker, tmp_path: Path, engine: str
+    master: Callable[[str, str], list[str]], engine: str
 ) -> None:
-    text = (
-        "# 장\n\n[원서 저장소](https://example.org/book)를 본다. "
-        "주소 그대로인 <https://example.org/plain>도 있다.\n"
-    )
-    root = make_book({"book/01.md": text}, metadata={"title": "책", "print": True})
-    pages = pdf_pages(kobook.build(root, ["pdf"], engine=engine, out=tmp_path / "o").outputs["pdf"])
-    body = flat(" ".join(pages))
+    body = flat(" ".join(master(engine, "print")[1:]))
     assert "원서 저장소" in body and "https://example.org/book" in body  # the note's address
     assert body.count("https://example.org/plain") == 1  # printed already: no note
-    screen = make_book({"book/01.md": text}, metadata={"title": "책"})
-    on_screen = pdf_pages(
-        kobook.build(screen, ["pdf"], engine=engine, out=tmp_path / "s").outputs["pdf"]
-    )
+    on_screen = master(engine, "screen")[1:]
     assert "https://example.org/book" not in flat(" ".join(on_screen))
