@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import functools
 import ipaddress
+import json
 import os
 import pickle
 import shutil
@@ -109,13 +110,26 @@ def sample_build(
     @functools.cache
     def build(engine: str) -> kobook.BuildResult:
         def make() -> kobook.BuildResult:
+            from kobook.write.weasyprint import parallel
+
             out = tmp_path_factory.mktemp(f"sample-{engine}")
             formats = ["pdf", "html"] if engine == "weasyprint" else ["pdf"]
-            return kobook.build(REPO, formats, engine=engine, cache_dir=cache, out=out)
+            with pytest.MonkeyPatch.context() as patch:
+                joins = spy(patch, parallel, "join", lambda *args: len(args[1]))
+                result = kobook.build(REPO, formats, engine=engine, cache_dir=cache, out=out)
+            runs_of(result).write_text(json.dumps(joins), encoding="utf-8")
+            return result
 
         return once_per_run(tmp_path_factory, worker_id, f"sample-{engine}", make)
 
     return build
+
+
+def runs_of(result: kobook.BuildResult) -> Path:
+    """Where :func:`sample_build` notes how many runs each join of WeasyPrint's runs
+    (``write/weasyprint/parallel``) put together: ``[3]``, or ``[]`` for one process."""
+    pdf = result.outputs["pdf"]
+    return pdf.parent.with_name(pdf.parent.name + "-runs.json")
 
 
 @pytest.fixture(scope="session")
