@@ -27,6 +27,61 @@ def serialized(obj: Any) -> bytes:
     return out.getvalue()
 
 
+def packed_bytes(obj: Any, names: dict[str, bytes]) -> bytes:
+    """``obj`` as pypdf writes it, byte for byte, for an object of an object stream.
+
+    A tagged book is hundreds of thousands of small dictionaries of the same few names
+    (``/S``, ``/P``, ``/K``, ``/Pg``), and pypdf escapes each name character by
+    character every time it writes it: here a name is escaped once (``names``, kept by
+    the caller for one file) and dictionaries, arrays, names, numbers and references
+    are written without a stream each; anything else is pypdf's own writing.
+    """
+    from pypdf import generic
+
+    dictionary, array, name = generic.DictionaryObject, generic.ArrayObject, generic.NameObject
+    reference, number, real = generic.IndirectObject, generic.NumberObject, generic.FloatObject
+    parts: list[bytes] = []
+    append = parts.append
+
+    def escaped(key: Any) -> bytes:
+        data = names.get(key)
+        if data is None:
+            data = names[key] = serialized(key)
+        return data
+
+    def write(item: Any) -> None:
+        kind = type(item)
+        if kind is dictionary:
+            append(b"<<\n")
+            for key, value in item.items():
+                if len(key) > 2 and key[1] == "%" and key[-1] == "%":
+                    continue  # as pypdf: a key it keeps for itself
+                append(escaped(key))
+                append(b" ")
+                write(value)
+                append(b"\n")
+            append(b">>")
+        elif kind is array:
+            append(b"[")
+            for element in item:
+                append(b" ")
+                write(element)
+            append(b" ]")
+        elif kind is name:
+            append(escaped(item))
+        elif kind is reference:
+            append(b"%d %d R" % (item.idnum, item.generation))
+        elif kind is number:
+            append(b"%d" % item)
+        elif kind is real:
+            append(item.myrepr().encode())
+        else:
+            append(serialized(item))
+
+    write(obj)
+    return b"".join(parts)
+
+
 def stream_object(data: bytes, entries: dict[str, Any]) -> Any:
     """A Flate-compressed stream of ``data`` with the dictionary ``entries``."""
     from pypdf.generic import DecodedStreamObject, NameObject
@@ -66,11 +121,12 @@ def write_packed(writer: Any, out: Path) -> None:
         where[number] = (1, body.tell(), 0)
         body.write(b"%d 0 obj\n" % number + serialized(obj) + b"\nendobj\n")
     next_number = count + 1
+    names: dict[str, bytes] = {}
     for start in range(0, len(packable), BATCH):
         batch = packable[start : start + BATCH]
         offsets, chunks, position = [], [], 0
         for index, (number, obj) in enumerate(batch):
-            data = serialized(obj) + b"\n"
+            data = packed_bytes(obj, names) + b"\n"
             offsets.append(b"%d %d" % (number, position))
             chunks.append(data)
             position += len(data)

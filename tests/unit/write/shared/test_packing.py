@@ -58,3 +58,47 @@ def test_pdfium_reads_a_packed_pdf(tmp_path: Path) -> None:
     document = pdfium.PdfDocument(packed)
     assert len(document) == 3
     document.close()
+
+
+def test_packed_bytes_are_pypdfs_own() -> None:
+    """What goes into an object stream is written without pypdf's per-object stream and
+    with each name escaped once, and is still exactly what pypdf writes: names that need
+    escapes, numbers, reals, text in and out of PDFDocEncoding, references, nesting,
+    and the key pypdf keeps for itself."""
+    from pypdf.generic import (
+        ArrayObject,
+        BooleanObject,
+        ByteStringObject,
+        DictionaryObject,
+        FloatObject,
+        IndirectObject,
+        NameObject,
+        NullObject,
+        NumberObject,
+        TextStringObject,
+    )
+
+    from kobook.write.shared.packing import packed_bytes, serialized
+
+    inner = DictionaryObject(
+        {
+            NameObject("/S"): NameObject("/H#1"),
+            NameObject("/Alt"): TextStringObject("그림 (1) \\ 설명"),
+            NameObject("/A b"): ArrayObject([FloatObject(0.1), FloatObject(-12.5), NullObject()]),
+            NameObject("/%kept%"): NumberObject(1),
+        }
+    )
+    outer = DictionaryObject(
+        {
+            NameObject("/K"): ArrayObject(
+                [IndirectObject(7, 0, None), inner, NumberObject(-3), BooleanObject(True)]
+            ),
+            NameObject("/Lang"): TextStringObject("ko-KR"),
+            NameObject("/한글"): ByteStringObject(b"\x00\xff"),
+            NameObject("/Empty"): ArrayObject(),
+        }
+    )
+    names: dict[str, bytes] = {}
+    for obj in (outer, inner, ArrayObject([outer, inner]), NameObject("/(x)"), FloatObject(0)):
+        assert packed_bytes(obj, names) == serialized(obj)
+    assert packed_bytes(outer, names) == serialized(outer)  # the names kept from before
