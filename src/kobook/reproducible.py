@@ -13,7 +13,7 @@ decides which one it is (https://reproducible-builds.org/specs/source-date-epoch
   a silently ignored typo would make a build quietly unreproducible.
 * not set: the build carries **no build time**.  The PDF is dated by the
   book's ``date`` (00:00 UTC that day) when it parses as a date
-  (``2026-11-21``, a YAML date); otherwise the WeasyPrint PDF has no date at
+  (``2026-11-21``, a YAML date); otherwise the WeasyPrint and Typst PDFs have no date at
   all, and the XeLaTeX one says 1970-01-01 (epoch 0, the usual "no date":
   xdvipdfmx always writes a ``CreationDate``).  The one exception is asked
   for in the sources: ``date: today`` (or ``\\today`` in raw LaTeX) prints the

@@ -173,28 +173,32 @@ def test_no_absolute_path_of_the_build_is_in_any_output(
                 assert needle not in data, f"{needle!r} in {output.name}"
 
 
-def tiny_pdf(make_book: BookMaker, epoch: int | None, **metadata: object) -> Path:
+def tiny_pdf(
+    make_book: BookMaker, epoch: int | None, engine: str | None = None, **metadata: object
+) -> Path:
     project = make_book(
         {"book/01.md": "# 제목\n\n본문 한 줄."}, metadata={"title": "책", **metadata}
     )
     with source_date(epoch):
-        result = kobook.build(project, ["pdf"], out=project / f"dist-{epoch}")
+        result = kobook.build(project, ["pdf"], engine=engine, out=project / f"dist-{epoch}")
     return result.outputs["pdf"]
 
 
-def test_the_pdf_date_follows_source_date_epoch(make_book: BookMaker) -> None:
-    first = tiny_pdf(make_book, EPOCH)
-    second = tiny_pdf(make_book, OTHER_EPOCH)
+@pytest.mark.parametrize("engine", ["typst", "weasyprint"])
+def test_the_pdf_date_follows_source_date_epoch(make_book: BookMaker, engine: str) -> None:
+    first = tiny_pdf(make_book, EPOCH, engine)
+    second = tiny_pdf(make_book, OTHER_EPOCH, engine)
     assert creation_date(first) == EPOCH and creation_date(second) == OTHER_EPOCH
     info = PdfReader(second).metadata
     assert info is not None and info.modification_date == info.creation_date
 
 
-def test_without_source_date_epoch_no_build_time(make_book: BookMaker) -> None:
+@pytest.mark.parametrize("engine", ["typst", "weasyprint"])
+def test_without_source_date_epoch_no_build_time(make_book: BookMaker, engine: str) -> None:
     """The book's date when it is one, else no date at all (kobook.reproducible)."""
-    dated = tiny_pdf(make_book, None, date="2025-02-04")
+    dated = tiny_pdf(make_book, None, engine, date="2025-02-04")
     assert creation_date(dated) == 1738627200  # 2025-02-04 00:00 UTC
-    undated = tiny_pdf(make_book, None)
+    undated = tiny_pdf(make_book, None, engine)
     info = PdfReader(undated).metadata
     assert info is not None and "/CreationDate" not in info and "/ModDate" not in info
 

@@ -103,6 +103,8 @@ def template_variables(book: Book, setup: PrintSetup) -> dict[str, Any]:
         "authors": ", ".join(config.authors),
         "translators": ", ".join(config.translators),
         "date": config.date_text or "",
+        # No date the sources give (kobook.reproducible): no build time in the PDF either.
+        "undated": config.output_epoch is None,
         "contents": words.word("contents"),
         "indextitle": words.word("index"),
         "original": original_line(book),
