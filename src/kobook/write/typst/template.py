@@ -127,7 +127,8 @@ def heading_space(layout: PageLayout, level: int) -> list[Code]:
 
 
 def original_line(book: Book) -> str:
-    """``원서: Title (Authors, 2025) · licence`` ("" without ``original``)."""
+    """``원서: Title (Authors, 2025) · 라이선스: MIT`` ("" without ``original``): the
+    licence under its label, as on the WeasyPrint and XeLaTeX title pages."""
     original = book.config.original
     if not original or not original.get("title"):
         return ""
@@ -137,7 +138,7 @@ def original_line(book: Book) -> str:
     if extra:
         text += f" ({extra})"
     if original.get("licence"):
-        text += f" · {original['licence']}"
+        text += f" · {words.word('licence')}: {original['licence']}"
     return text
 
 
