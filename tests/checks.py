@@ -345,15 +345,19 @@ def words_off_page(pdf: Path, margin: float = 0.0, tolerance: float = 1.0) -> li
 
 
 def attached_files(pdf: Path) -> list[bytes]:
-    """The contents of the files a PDF's attachment annotations embed."""
+    """The contents of the files a PDF embeds: in attachment annotations (WeasyPrint's, on
+    the link) and in the document's list of files (Typst's ``pdf.attach``)."""
     from pypdf import PdfReader
 
     found = []
-    for page in PdfReader(pdf).pages:
+    reader = PdfReader(pdf)
+    for page in reader.pages:
         for annot in page.get("/Annots") or []:
             annot = annot.get_object()
             if annot.get("/Subtype") == "/FileAttachment":
                 found.append(annot["/FS"].get_object()["/EF"]["/F"].get_object().get_data())
+    for contents in reader.attachments.values():
+        found += contents
     return found
 
 

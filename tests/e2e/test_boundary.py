@@ -95,19 +95,24 @@ def test_attachment_of_a_file_outside_is_sec001(
     assert "첨부" in pdf_text(pdf)  # the link text stays
 
 
-def test_attachment_inside_the_book_still_works(make_book: BookMaker) -> None:
+@pytest.mark.parametrize("engine", ["typst", "weasyprint"])
+def test_attachment_inside_the_book_still_works(make_book: BookMaker, engine: str) -> None:
     root = make_book(
         {
             "book/01.md": "# 장\n\n[자료](files/data.txt){rel=attachment}\n",
             "files/data.txt": "ATTACHED DATA\n",
         }
     )
-    result = kobook.build(root, ["pdf"])
+    result = kobook.build(root, ["pdf"], engine=engine)
     assert attached_files(result.outputs["pdf"]) == [b"ATTACHED DATA\n"]
+    assert "자료" in pdf_text(result.outputs["pdf"])  # the link's text stays
     assert not [d for d in result.diagnostics if d.code.startswith("SEC")]
 
 
-def test_svg_image_of_a_file_outside_is_not_drawn(make_book: BookMaker, tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ["typst", "weasyprint"])
+def test_svg_image_of_a_file_outside_is_not_drawn(
+    make_book: BookMaker, tmp_path: Path, engine: str
+) -> None:
     outside = tmp_path / "outside.png"
     Image.new("RGB", (37, 23), (0, 160, 0)).save(outside)
     svg = (
@@ -116,12 +121,30 @@ def test_svg_image_of_a_file_outside_is_not_drawn(make_book: BookMaker, tmp_path
         f'<image href="{outside.as_uri()}" width="37" height="23"/></svg>'
     )
     root = make_book({"book/01.md": "# 장\n\n![그림](../images/pic.svg)\n", "images/pic.svg": svg})
-    result = kobook.build(root, ["pdf"])
+    result = kobook.build(root, ["pdf"], engine=engine)
     pdf = result.outputs["pdf"]
     sizes = [i.image.size for p in PdfReader(pdf).pages for i in p.images if i.image]
     assert (37, 23) not in sizes
     [warning] = [d for d in result.diagnostics if d.code == "SEC002"]
     assert outside.as_uri() in warning.message and warning.severity == "warning"
+
+
+@pytest.mark.parametrize("engine", ["typst", "weasyprint"])
+def test_svg_image_of_a_file_inside_is_drawn(make_book: BookMaker, engine: str) -> None:
+    """Typst reads an SVG's linked files itself: kobook writes the ones inside the book
+    into the SVG it hands over, so the figure is the one WeasyPrint draws."""
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+        ' width="80" height="40"><rect width="80" height="40" fill="#fc0"/>'
+        '<image xlink:href="inner.png" width="37" height="23"/></svg>'
+    )
+    root = make_book({"book/01.md": "# 장\n\n![그림](../images/pic.svg)\n", "images/pic.svg": svg})
+    Image.new("RGB", (37, 23), (0, 160, 0)).save(root / "images" / "inner.png")
+    result = kobook.build(root, ["pdf"], engine=engine)
+    pdf = result.outputs["pdf"]
+    sizes = [i.image.size for p in PdfReader(pdf).pages for i in p.images if i.image]
+    assert (37, 23) in sizes
+    assert not [d for d in result.diagnostics if d.code.startswith("SEC")]
 
 
 def test_raw_html_image_outside_is_refused_at_its_line(

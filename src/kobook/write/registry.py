@@ -142,7 +142,8 @@ def _epub(job: Job) -> Written:
 # What each writer does with the book's constructs.  Formulas are converted everywhere but
 # in XeLaTeX (SVG for WeasyPrint, Typst's math or SVG, MathJax's markup on the site, MathML
 # in the EPUB); raw HTML is laid out by the HTML-based writers and reduced to the text
-# between its tags by pandoc's LaTeX and Typst writers, which drop raw HTML blocks.
+# between its tags by pandoc's LaTeX and Typst writers.  pandoc's LaTeX writer drops a raw
+# HTML block; for Typst, kobook reads one with text into the AST first.
 LAYS_OUT_HTML: dict[str, How] = {"html": "drawn"}
 DROPS_HTML_TAGS: dict[str, How] = {"html": "converted"}
 WEASYPRINT = Draws(
@@ -160,7 +161,7 @@ XELATEX = Draws(
 TYPST = Draws(
     raw={**DROPS_HTML_TAGS, "typst": "dropped"},  # the book's own Typst is never run (TYP003)
     html=dict.fromkeys(NOT_LAID_OUT | MEANING_IN_TAGS, "dropped"),
-    html_blocks="dropped",
+    html_blocks="converted",  # read by pandoc's HTML reader (shared/passes/rawhtml.py)
     unknown_html="dropped",
     elements={"Math": "converted"},
 )

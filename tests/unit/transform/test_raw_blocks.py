@@ -10,6 +10,7 @@ from kobook.model import Chapter, Doc
 from kobook.parse.pandoc import markdown_to_ast
 from kobook.transform.leaks import html_leaks, raw_leaks
 from kobook.write import registry
+from tests.checks import pdf_pages
 from tests.conftest import BookMaker
 
 SOURCE = """# 장
@@ -56,7 +57,8 @@ def test_the_declarations_are_data_a_reader_can_read() -> None:
     assert (
         draws["xelatex"].element("Math") == "drawn" and draws["epub"].element("Math") == "converted"
     )
-    assert [n for n, d in draws.items() if d.html_blocks == "dropped"] == ["xelatex", "typst"]
+    assert [n for n, d in draws.items() if d.html_blocks == "dropped"] == ["xelatex"]
+    assert draws["typst"].html_blocks == "converted"  # read into the AST first
 
 
 def test_an_element_a_writer_declares_it_drops_is_one_leak002_each(tmp_path: Path) -> None:
@@ -85,13 +87,22 @@ def test_a_raw_format_no_writer_draws_is_said_once_per_chapter(tmp_path: Path) -
 
 
 def test_a_raw_html_block_with_text_is_lost_where_pandoc_drops_raw_html(tmp_path: Path) -> None:
-    for name in ("xelatex", "typst"):
+    writer = registry.get("xelatex")
+    found = html_leaks([doc(tmp_path)], writer.draws, writer.label)
+    assert [(d.code, d.location.line) for d in found] == [("LEAK002", 12)]
+    assert "'문단 굵게'" in found[0].message
+    for name in ("weasyprint", "typst"):  # laid out; read into the AST
         writer = registry.get(name)
-        found = html_leaks([doc(tmp_path)], writer.draws, writer.label)
-        assert [(d.code, d.location.line) for d in found] == [("LEAK002", 12)], name
-        assert "'문단 굵게'" in found[0].message
-    weasy = registry.get("weasyprint")
-    assert html_leaks([doc(tmp_path)], weasy.draws, weasy.label) == []
+        assert html_leaks([doc(tmp_path)], writer.draws, writer.label) == [], name
+
+
+def test_the_typst_pdf_has_the_text_of_a_raw_html_block(
+    make_book: BookMaker, tmp_path: Path
+) -> None:
+    root = make_book({"book/01.md": SOURCE}, metadata={"title": "날것"})
+    result = kobook.build(root, ["pdf"], engine="typst", out=tmp_path / "out")
+    assert "문단 굵게" in " ".join(" ".join(pdf_pages(result.outputs["pdf"])).split())
+    assert not [d for d in result.diagnostics if d.code in ("LEAK002", "LOST001")]
 
 
 def test_a_build_says_what_it_leaves_out(make_book: BookMaker, tmp_path: Path) -> None:

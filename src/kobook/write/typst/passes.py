@@ -8,18 +8,21 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from ...boundary import within
 from ...cache import Cache, digest
-from ...errors import Diagnostic
+from ...errors import Diagnostic, Location
 from ...model import Book, Doc
 from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, rewrite, stringify, walk
-from ..shared import passes
+from ...transform.links import is_attachment
+from ..shared import passes, svgclean
 from ..shared.imagefiles import convert_image
 from ..shared.layout import points
 from ..shared.sanitize import sanitize_blocks
 from ..shared.setup import PrintSetup
 from ..shared.svgfonts import with_book_fonts
+from ..shared.svglinks import linked_files
 from ..shared.tables import SCALE_KEY, TABCOLSEP, table_widths
 from ..shared.workdir import Assets
 from .values import LABEL, label, label_of, string
@@ -220,11 +223,12 @@ def images(
     roots: list[Path],
     sources: list[Path] | None = None,
     fonts: dict[str, list[str]] | None = None,
+    problems: list[Diagnostic] | None = None,
 ) -> Blocks:
     """Images by names inside the compiler's root (``assets/…``, links made before the
     run); only files inside ``roots`` (the folders a writer may read).  ``sources`` gets
-    each of those named (present or not).  An SVG's text gets the book's ``fonts``
-    (:func:`svgfonts.with_book_fonts`): Typst's renderer guesses a face otherwise."""
+    each of those named (present or not).  An SVG is made safe for Typst to read
+    (:func:`typst_svg`); ``problems`` gets what it links and may not read (SEC002)."""
     for node in iter_nodes(blocks):
         if node["t"] == "Image":
             url = node["c"][2][0]
@@ -236,21 +240,69 @@ def images(
                 path = path.resolve()
                 if path.suffix.lower() not in NATIVE_IMAGES:
                     path = convert_image(path, cache)
-                elif path.suffix.lower() == ".svg" and fonts:
-                    path = svg_with_fonts(path, cache, fonts)
+                elif path.suffix.lower() == ".svg":
+                    svg = path
+                    path, refused = typst_svg(svg, cache, fonts or {}, roots)
+                    if problems is not None:
+                        problems += [unread(link, svg) for link in refused]
                 node["c"][2][0] = assets.name(path)
     return blocks
 
 
-def svg_with_fonts(path: Path, cache: Cache, fonts: dict[str, list[str]]) -> Path:
-    """A cached copy of the SVG at ``path`` whose text names the book's fonts."""
-    data = path.read_bytes()
-    key = digest("svg-fonts", data, repr(sorted(fonts.items())).encode())
+def attachments(blocks: Blocks, root: Path, assets: Assets, roots: list[Path]) -> Blocks:
+    """A link with ``rel=attachment`` also attaches its file to the PDF (``pdf.attach``,
+    under the file's own name), as WeasyPrint does.  ``transform/links.py`` refused one
+    outside the book (SEC001); one that is not a file inside ``roots`` stays a link."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Link" or not is_attachment(node["c"][0][2]):
+            return None
+        url = unquote(node["c"][2][0].split("#")[0])
+        path = root / url
+        if not url or not any(within(path, top) for top in roots) or not path.is_file():
+            return None
+        name = assets.name(path)
+        attach = f"#pdf.attach({string(path.name)}, read({string(name)}, encoding: none))"
+        return [node, raw_inline("typst", attach)]
+
+    return rewrite(blocks, action)
+
+
+def unread(url: str, svg: Path) -> Diagnostic:
+    """SEC002 for a file an SVG links that the PDF engine may not read (WeasyPrint's
+    fetcher says the same)."""
+    shown = url if len(url) <= 120 else url[:119] + "…"
+    return Diagnostic(
+        "SEC002",
+        f"the PDF engine was not allowed to read {shown} (linked from {svg.name})",
+        Location(svg),
+        "the PDF uses only image files inside the book: copy the file into the book and "
+        "link it by a path relative to the SVG",
+        "warning",
+    )
+
+
+def typst_svg(
+    path: Path, cache: Cache, fonts: dict[str, list[str]], roots: list[Path]
+) -> tuple[Path, list[str]]:
+    """A cached copy of the SVG at ``path`` that Typst may read, and the URLs it linked
+    that it may not: its linked images inside ``roots`` written in
+    (:func:`svglinks.linked_files`), then rebuilt from the allow-list every writer uses
+    (:func:`svgclean.clean`: no other link), its text naming the book's ``fonts``
+    (:func:`svgfonts.with_book_fonts`: Typst's renderer guesses a face otherwise)."""
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    text, refused = linked_files(text, path.parent, roots)
+    data = text.encode("utf-8")
+    key = digest("typst-svg", data, repr(sorted(fonts.items())).encode())
     found = cache.lookup("typst-svg", key, ".svg")
     if found is not None:
-        return found
-    text = with_book_fonts(data.decode("utf-8", errors="replace"), fonts)
-    return cache.put("typst-svg", key, text.encode("utf-8"), ".svg") or path
+        return found, refused
+    cleaned = svgclean.clean(data)
+    if cleaned is None:  # not well-formed: Typst says so (TYP001), with the file
+        return path, refused
+    if fonts:
+        cleaned = with_book_fonts(cleaned.decode("utf-8"), fonts).encode("utf-8")
+    return cache.put("typst-svg", key, cleaned, ".svg") or path, refused
 
 
 def cell_insets(blocks: Blocks, text_width: float) -> Blocks:
@@ -322,6 +374,7 @@ def prepare(
     blocks = copy_tree(doc.blocks)
     blocks, unsafe = sanitize_blocks(blocks, doc.chapter)
     problems += unsafe
+    blocks = passes.read_html_blocks(blocks)  # pandoc's Typst writer drops them
     if book.config.print_master:
         blocks = passes.printed_urls(blocks)
     blocks = foreign_raw(blocks)
@@ -345,7 +398,8 @@ def prepare(
     blocks = passes.table_cell_words(blocks, boxed)
     blocks = passes.natural_widths(blocks, list(setup.folders), text_width)
     fonts = {"serif": setup.fonts.serif, "sans": setup.fonts.sans, "mono": setup.fonts.mono}
-    blocks = images(blocks, book.root, cache, assets, list(setup.folders), sources, fonts)
+    blocks = images(blocks, book.root, cache, assets, list(setup.folders), sources, fonts, problems)
+    blocks = attachments(blocks, book.root, assets, list(setup.folders))
     if setup.keeps_words_whole(doc.chapter.lang):
         blocks = box_blocks(blocks)
     blocks = spans(

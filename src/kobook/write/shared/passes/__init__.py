@@ -39,6 +39,7 @@ from .markup import (
     undescribed_images,
 )
 from .numbers import equation_numbers, heading_numbers
+from .rawhtml import read_html_blocks
 from .words import (
     BREAKS_AFTER,
     BROWSER_WORD_LIMIT,
@@ -112,6 +113,7 @@ __all__ = [
     "natural_widths",
     "page_breaks",
     "printed_urls",
+    "read_html_blocks",
     "rewrite_inlines",
     "rewrite_links",
     "split_glued",
