@@ -65,7 +65,7 @@ def worker(book: Path, cache: Path, report: Path) -> None:
     session.settle()  # as kobook preview does after its first build
     cold = time.perf_counter() - start
     chapter = next(c for c in session.good.book.chapters if c.id == CHAPTER)  # type: ignore[union-attr]
-    engine = engine_for(session.good.book.config)  # type: ignore[union-attr]
+    engine = engine_for(session.good.book.config, session.good.book.root)  # type: ignore[union-attr]
     suffix = "" if engine == "weasyprint" else f" ({engine})"
     source = chapter.path
     lines = source.read_text(encoding="utf-8").split("\n")

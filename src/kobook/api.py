@@ -107,7 +107,12 @@ def build(
     result.diagnostics += loaded.diagnostics
     lap("load")  # with the dialect and the guard
     chosen = bool(engine or book.config.get("engine"))
-    engine = engine or registry.engine_for(book.config)
+    engine = engine or registry.engine_for(book.config, root)
+    if not chosen and engine != registry.pdf_engines()[0]:
+        result.notes.append(
+            f"engine: {engine}, for the book's own templates/"
+            f"{registry.get(engine).templates}/ (engine: in metadata.yaml chooses another)"
+        )
     pdf_writer = registry.get(engine, output="pdf")  # CFG005 for an engine kobook lacks
     # --out and --cache-dir are the user's own choice; the defaults stay inside the book
     # (a committed dist/ or .kobook-cache/ symlink must not lead elsewhere).

@@ -50,7 +50,10 @@ def main() -> None:
     "--engine",
     type=click.Choice(pdf_engines()),
     default=None,
-    help=f"PDF engine (default: metadata 'engine', else {pdf_engines()[0]}).",
+    help=(
+        f"PDF engine (default: metadata 'engine', else the one the book's templates/ "
+        f"style, else {pdf_engines()[0]})."
+    ),
 )
 @click.option("--chapter", default=None, help="Build one chapter (id, number or file name).")
 @click.option(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 
 from . import limits, tools
-from .write.registry import pdf_engines, writers
+from .write.registry import writers
 from .write.shared.fonts import (
     EMOJI,
     SCRIPT_NAME,
@@ -39,9 +39,10 @@ def tex_report() -> list[tuple[bool, str]]:
 
 def engines_line() -> str:
     """The writers kobook has (``--engine`` takes the PDF ones): a list, not a check."""
-    default, *others = pdf_engines()
+    default, *others = [writer for writer in writers() if writer.output == "pdf"]
     rest = [writer.name for writer in writers() if writer.output != "pdf"]
-    engines = ", ".join([f"{default} (default)", *others])
+    styled = [f"{writer.name} (a book with templates/{writer.templates}/)" for writer in others]
+    engines = ", ".join([f"{default.name} (default)", *styled])
     return f"· PDF engines (--engine): {engines}; other writers: {', '.join(rest)}"
 
 
@@ -60,6 +61,14 @@ def report(language: str = "ko") -> tuple[bool, str]:
     except Exception as exc:  # a broken install is exactly what doctor reports
         ok = False
         out.append(f"✗ pandoc: {exc}")
+    try:  # the default PDF engine's compiler (a wheel, as pip installed it)
+        import typst
+
+        out.append(f"✓ typst {getattr(typst, '__version__', '')}".rstrip())
+    except Exception as exc:
+        ok = False
+        out.append(f"✗ typst: {exc}")
+        out.append("  reinstall kobook: pip install --force-reinstall typst")
     try:
         import weasyprint
 

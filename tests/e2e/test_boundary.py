@@ -156,7 +156,7 @@ def test_raw_html_image_outside_is_refused_at_its_line(
     relative = os.path.relpath(outside, root)
     chapter = root / "book" / "01.md"
     chapter.write_text(chapter.read_text("utf-8").replace("RELATIVE", relative), "utf-8")
-    result = kobook.build(root, ["pdf"])
+    result = kobook.build(root, ["pdf"], engine="weasyprint")  # the engine that reads <img>
     pdf = result.outputs["pdf"]
     assert not [i for p in PdfReader(pdf).pages for i in p.images]
     [warning] = [d for d in result.diagnostics if d.code == "SEC002"]

@@ -65,6 +65,7 @@ def test_doctor_reports_hangul_fonts_and_pandoc() -> None:
     result = kobook("doctor")
     assert result.returncode == 0, result.stdout
     assert "pandoc" in result.stdout and "Hangul" in result.stdout and "emoji" in result.stdout
+    assert "✓ typst" in result.stdout and "✓ weasyprint" in result.stdout
 
 
 def test_build_all_writes_pdf_and_html_with_plain_progress(small: Path) -> None:
@@ -149,7 +150,7 @@ def test_font_that_is_not_installed_is_a_warning_and_an_error_when_strict(small:
     fonts = subprocess.run(
         ["pdffonts", str(small / "dist" / "book.pdf")], capture_output=True, text=True
     ).stdout
-    assert "NotoSerifCJKKR" in fonts.replace("-", "")
+    assert "notoserifcjkkr" in fonts.replace("-", "").lower()  # Typst: NotoSerifCJKkr
     strict = kobook("build", "pdf", "--strict", "--project", str(small))
     assert strict.returncode == 1
     assert "FONT002" in strict.stderr and "Traceback" not in strict.stderr

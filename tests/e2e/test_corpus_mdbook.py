@@ -46,8 +46,8 @@ def test_the_ledger_finds_nothing_lost(rust: Built) -> None:
 @pytest.mark.parametrize(
     ("chapter", "engine"),
     [
-        # 2<sup>7</sup> − 1: printed "27 − 1" by Typst and XeLaTeX once (LOST003 now)
-        ("ch03-00-common-programming-concepts", "typst"),
+        # the full build is Typst's: a chapter of tables, code and <sup> through WeasyPrint
+        ("ch03-00-common-programming-concepts", "weasyprint"),
         # a short chapter: XeLaTeX is the slow engine (its superscripts: test_ledger.py)
         ("ch00-00-introduction", "xelatex"),
     ],
@@ -158,8 +158,13 @@ def test_rust_pdf_fonts_read_back_in_pypdf_and_pdfplumber(rust: Built) -> None:
     with pdfplumber.open(rust.pdf) as document:
         plumbed = [document.pages[i].extract_text() or "" for i in pages]
     for index, text, other in zip(pages, texts, plumbed, strict=True):
-        expected = squash(rust.pages[index])[:40]
-        assert expected in squash(text) and expected in squash(other), index
+        # Without emoji: poppler places a colour emoji's glyph by its box, not its order.
+        expected = unemoji(squash(rust.pages[index]))[:40]
+        assert expected in unemoji(squash(text)) and expected in unemoji(squash(other)), index
+
+
+def unemoji(text: str) -> str:
+    return "".join(char for char in text if ord(char) < 0x1F000)
 
 
 def test_the_epub_passes_epubcheck(rust: Built) -> None:

@@ -266,12 +266,27 @@ def built(make_book: BookMaker) -> Iterator[Path]:
     yield root
 
 
+# The temporary PDF these wait for is WeasyPrint's, which writes it page by page.
+WEASYPRINT = ("--engine", "weasyprint")
+
+
 def interrupt(root: Path, signum: int, wait: str, slow_html: bool) -> tuple[int, str]:
     """Start a build, send ``signum`` once ``wait`` appears in dist/; its exit code and stderr."""
     (root / "book" / "01.md").write_text("# 장 1\n\n바뀐 본문입니다.\n", encoding="utf-8")
     driver = SLOW_DRIVER.format(slow_html=slow_html)
     proc = subprocess.Popen(
-        [sys.executable, "-c", driver, "build", "pdf", "html", "-q", "--project", str(root)],
+        [
+            sys.executable,
+            "-c",
+            driver,
+            "build",
+            "pdf",
+            "html",
+            "-q",
+            *WEASYPRINT,
+            "--project",
+            root,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -321,7 +336,7 @@ def test_sigterm_during_a_real_pdf_layout(make_book: BookMaker) -> None:
     chapters = {f"book/{n:02d}.md": f"# 장 {n}\n\n" + f"{paragraph}\n\n" * 40 for n in range(1, 31)}
     root = make_book(chapters)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kobook", "build", "pdf", "-q", "--project", str(root)],
+        [sys.executable, "-m", "kobook", "build", "pdf", "-q", *WEASYPRINT, "--project", str(root)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def built(sample_build: Callable[[str], kobook.BuildResult]) -> kobook.BuildResult:
     """The PDF and the site, through the default engine (built once for the run)."""
-    result = sample_build(registry.engine_for(load_book(REPO).config))
+    result = sample_build(registry.engine_for(load_book(REPO).config, REPO))
     assert set(result.outputs) == {"pdf", "html"}
     return result
 

@@ -130,7 +130,9 @@ def build_counting_runs(
 ) -> tuple[Path, list[object]]:
     """Build the PDF; the second value lists each join of runs (none: one process)."""
     joins = spy(monkeypatch, parallel, "join", lambda *args: args[1])
-    result = kobook.build(project, ["pdf"], out=out, cache_dir=project.parent / "cache")
+    result = kobook.build(
+        project, ["pdf"], engine="weasyprint", out=out, cache_dir=project.parent / "cache"
+    )
     return result.outputs["pdf"], joins
 
 
@@ -249,12 +251,14 @@ def test_a_missing_glyph_fails_before_layout_and_is_counted_once_in_runs(
     project = make_book(files, metadata={"title": "책", "lang": "ko"})
     joins = spy(monkeypatch, parallel, "join", lambda *args: args[1])
     with pytest.raises(kobook.KobookError) as info:
-        kobook.build(project, ["pdf"], out=tmp_path / "out")
+        kobook.build(project, ["pdf"], engine="weasyprint", out=tmp_path / "out")
     assert joins == []  # refused before any layout (issue 29: seconds, not minutes)
     assert info.value.code == "GLYPH001"
     assert "U+F0000" in str(info.value) and "03-c.md:3" in str(info.value)
     assert not (tmp_path / "out" / "book.pdf").exists()
-    result = kobook.build(project, ["pdf"], out=tmp_path / "kept", keep_going=True)
+    result = kobook.build(
+        project, ["pdf"], engine="weasyprint", out=tmp_path / "kept", keep_going=True
+    )
     assert len(joins) == 1 and result.outputs["pdf"].is_file()  # laid out in runs
     glyphs = [d for d in result.diagnostics if d.code == "GLYPH001"]
     assert len(glyphs) == 1 and "drawn 1×" in glyphs[0].message  # the run's own count

@@ -532,7 +532,7 @@ class Session:
         chapter = select_chapter(book, wanted) if wanted else book.chapters[0]
         index = book.chapters.index(chapter)
         doc = good.docs[index]
-        engine = registry.engine_for(book.config)
+        engine = registry.engine_for(book.config, book.root)
         key = fingerprint(good.keys[index], chapter_key(chapter), config, engine)
         name = f"{chapter.id}.pdf"
         self.folder.check()

@@ -13,6 +13,7 @@ A new writer is a package under ``write/`` and one entry in :data:`WRITERS`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,9 @@ class Writer:
     label: str  # its output in messages ("the HTML and WeasyPrint PDF outputs ignore it")
     draws: Draws  # what it does with each construct of the book, as data
     run: Callable[[Job], Written] = field(repr=False, compare=False)  # imports the writer
+    # Its folder under kobook's ``templates/`` and the book's (``pdf`` for WeasyPrint): a
+    # book that styles an engine there is built by it when it names no engine.
+    templates: str = ""
     # When the engine was not asked for (the default), the progress line adds this: where
     # a quicker draft comes from, so the cost of the default is visible where it is paid.
     draft: str = ""
@@ -173,6 +177,15 @@ EPUB = Draws(
 # The default PDF engine first.  Name, output, summary, label, what it draws, run.
 WRITERS = (
     Writer(
+        "typst",
+        "pdf",
+        "typesetting the PDF (pandoc + Typst)",
+        "Typst PDF",
+        TYPST,
+        _typst,
+        templates="typst",
+    ),
+    Writer(
         "weasyprint",
         "pdf",
         "laying out the PDF (WeasyPrint)",
@@ -180,6 +193,7 @@ WRITERS = (
         WEASYPRINT,
         _weasy,
         draft="for a quicker draft: --engine typst",
+        templates="pdf",
     ),
     Writer(
         "xelatex",
@@ -188,10 +202,10 @@ WRITERS = (
         "XeLaTeX PDF",
         XELATEX,
         _xelatex,
+        templates="latex",
     ),
-    Writer("typst", "pdf", "typesetting the PDF (pandoc + Typst)", "Typst PDF", TYPST, _typst),
-    Writer("html", "html", "writing the HTML book", "HTML", SITE, _html),
-    Writer("epub", "epub", "writing the EPUB (pandoc)", "EPUB", EPUB, _epub),
+    Writer("html", "html", "writing the HTML book", "HTML", SITE, _html, templates="html"),
+    Writer("epub", "epub", "writing the EPUB (pandoc)", "EPUB", EPUB, _epub, templates="epub"),
 )
 
 
@@ -206,14 +220,41 @@ def formats() -> tuple[str, ...]:
 
 
 def pdf_engines() -> list[str]:
-    """The names of the writers that make a PDF, the default (weasyprint) first."""
+    """The names of the writers that make a PDF, the default (typst) first."""
     return [writer.name for writer in WRITERS if writer.output == "pdf"]
 
 
-def engine_for(config: Config) -> str:
-    """The PDF engine a book asks for (``engine:``), else the default: the one place the
-    default engine is decided."""
-    return str(config.get("engine") or pdf_engines()[0])
+def styled_engine(root: Path) -> str | None:
+    """The PDF engine the book styles with its own templates (``templates/pdf/`` is
+    WeasyPrint's CSS, ``templates/latex/`` XeLaTeX's), None when it styles none.
+
+    Another engine would build the book without them, its house style gone in silence,
+    so the book's own style chooses when the book names no engine.  The first engine in
+    :data:`WRITERS` order wins when the book styles several."""
+    for writer in WRITERS:
+        if (
+            writer.output == "pdf"
+            and writer.templates
+            and has_files(root / "templates" / writer.templates)
+        ):
+            return writer.name
+    return None
+
+
+def has_files(folder: Path) -> bool:
+    """Does ``folder`` hold a file of its own (a dot file is not one)?  The top level only:
+    a template overrides kobook's file of the same name there."""
+    try:
+        with os.scandir(folder) as entries:
+            return any(not e.name.startswith(".") and e.is_file() for e in entries)
+    except OSError:  # no such folder, or not a folder
+        return False
+
+
+def engine_for(config: Config, root: Path) -> str:
+    """The PDF engine a book asks for (``engine:``), else the one its own templates style
+    (:func:`styled_engine`), else the default: the one place the default is decided."""
+    return str(config.get("engine") or styled_engine(root) or pdf_engines()[0])
 
 
 def get(name: str, output: str | None = None) -> Writer:

@@ -64,7 +64,7 @@ def test_valid_metadata_loads_with_typed_accessors(tmp_path: Path) -> None:
     assert config.original["title"] == "The Ultra-Scale Playbook"
     assert config.original["url"] == "https://example.com"
     assert config.original["authors"] == ""  # missing keys read as empty, never an error
-    assert engine_for(config) == "xelatex"
+    assert engine_for(config, path.parent) == "xelatex"
     assert config.get("chapter-level") == 2
     assert config.bibliography == ["refs.bib"]
     assert config.words.label("figure", 3) == "Figure 3"
@@ -76,7 +76,7 @@ def test_missing_file_gives_defaults(tmp_path: Path) -> None:
     assert config.raw == {}
     assert config.path is None
     assert config.lang == "ko-KR"
-    assert engine_for(config) == "weasyprint"
+    assert engine_for(config, tmp_path) == "typst"
     assert config.toc is True
     assert config.numbersections is True
     assert config.preface_title == "들어가며"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,14 +33,55 @@ def test_every_engine_and_the_html_and_epub_writers_are_registered() -> None:
         assert registry.get(writer.name) is writer
 
 
-def test_pdf_engines_default_first() -> None:
+def test_pdf_engines_default_first(tmp_path: Path) -> None:
     engines = registry.pdf_engines()
-    assert engines[0] == "weasyprint"
+    assert engines[0] == "typst"
     assert sorted(engines) == ["typst", "weasyprint", "xelatex"]
-    assert registry.engine_for(Config(raw={})) == "weasyprint"  # no engine: in metadata
+    assert registry.engine_for(Config(raw={}), tmp_path) == "typst"  # no engine: in metadata
     build = cli.main.commands["build"]
     [engine] = [p for p in build.params if p.name == "engine"]
     assert list(getattr(engine.type, "choices", [])) == engines
+
+
+@pytest.mark.parametrize(
+    ("files", "engine"),
+    [
+        ({}, "typst"),
+        ({"templates/pdf/extra.css.j2": "h1 { color: red }"}, "weasyprint"),
+        ({"templates/latex/book.latex": "$body$"}, "xelatex"),
+        ({"templates/typst/book.typ": "#body"}, "typst"),
+        ({"templates/html/extra.css": "a {}"}, "typst"),  # the site's style chooses no engine
+        ({"templates/pdf/.keep": ""}, "typst"),  # an empty folder kept in git styles nothing
+        ({"templates/pdf/x.css.j2": "", "templates/latex/book.latex": ""}, "weasyprint"),
+    ],
+)
+def test_a_book_that_styles_an_engine_is_built_by_it(
+    tmp_path: Path, files: dict[str, str], engine: str
+) -> None:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert registry.engine_for(Config(raw={}), tmp_path) == engine
+    # What the book names wins over its templates.
+    assert registry.engine_for(Config(raw={"engine": "typst"}), tmp_path) == "typst"
+
+
+def test_the_registry_names_each_writers_template_folder() -> None:
+    """The folder that chooses an engine is the one its writer reads templates from."""
+    from kobook.write.epub import writer as epub
+    from kobook.write.html import writer as html
+    from kobook.write.latex import places as latex
+    from kobook.write.typst import passes as typst
+    from kobook.write.weasyprint import writer as weasyprint
+
+    folders = {w.name: w.templates for w in registry.writers()}
+    assert folders == {
+        "typst": typst.TEMPLATES,
+        "weasyprint": weasyprint.TEMPLATES,
+        "xelatex": latex.TEMPLATES,
+        "html": html.TEMPLATES,
+        "epub": epub.TEMPLATES,
+    }
 
 
 def test_unknown_name_is_a_clear_error() -> None:
@@ -52,7 +94,7 @@ def test_unknown_name_is_a_clear_error() -> None:
         assert name in text
     with pytest.raises(KobookError) as info:
         registry.get("html", output="pdf")  # a writer, but not a PDF engine
-    assert "--engine weasyprint or --engine xelatex or --engine typst" in str(info.value)
+    assert "--engine typst or --engine weasyprint or --engine xelatex" in str(info.value)
 
 
 def test_listing_the_writers_imports_none() -> None:
@@ -70,8 +112,9 @@ def test_listing_the_writers_imports_none() -> None:
 
 def test_doctor_lists_the_engines() -> None:
     line = engines_line()
-    assert "weasyprint (default)" in line and "xelatex" in line and "html" in line
-    assert "typst" in line
+    assert "typst (default)" in line and "html" in line
+    assert "weasyprint (a book with templates/pdf/)" in line
+    assert "xelatex (a book with templates/latex/)" in line
 
 
 def test_cli_unknown_engine_is_a_message(make_book: BookMaker) -> None:
@@ -92,7 +135,7 @@ def test_metadata_unknown_engine_is_a_clear_error(
         load_config(root / "metadata.yaml")
     assert info.value.code == "CFG005"
     assert info.value.diagnostic.location.line > 0
-    assert "'nope'" in str(info.value) and "weasyprint, xelatex, typst" in str(info.value)
+    assert "'nope'" in str(info.value) and "typst, weasyprint, xelatex" in str(info.value)
     # What the user sees from ``kobook build``: one message, exit 1, no traceback.
     monkeypatch.setattr(sys, "argv", ["kobook", "build", "-q", "--project", str(root)])
     with pytest.raises(SystemExit) as exit_info:

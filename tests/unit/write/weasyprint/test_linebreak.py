@@ -322,7 +322,7 @@ def test_a_word_of_ten_thousand_letters_is_laid_out(tmp_path: Path) -> None:
     )
     Bounded.iterate = counting  # type: ignore[method-assign]
     try:
-        result = kobook.build(project, ["pdf"], out=tmp_path / "out")
+        result = kobook.build(project, ["pdf"], engine="weasyprint", out=tmp_path / "out")
     finally:
         Bounded.iterate = original  # type: ignore[method-assign]
     text = squash("".join(pdf_pages(result.outputs["pdf"])))

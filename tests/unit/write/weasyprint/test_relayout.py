@@ -60,7 +60,7 @@ def start(make_book: BookMaker, monkeypatch: pytest.MonkeyPatch, text: str) -> S
     """A preview session of a book whose first chapter is ``text``, its PDF typeset once."""
     root = make_book(
         {"book/01.md": text, "book/02.md": "# 둘째 장\n\n짧은 장.\n"},
-        metadata={"title": "다시 배치하기", "lang": "ko-KR", "toc": True},
+        metadata={"title": "다시 배치하기", "lang": "ko-KR", "toc": True, "engine": "weasyprint"},
         images=["images/pixel.png"],
     )
     Image.new("RGB", (60, 70), "steelblue").save(root / "images/tall.png")
