@@ -441,7 +441,7 @@ def main() -> int:
             rows.append(bench_build("sample pdf (typst)", REPO, "pdf", work, ["--engine", "typst"]))
         if args.preview:
             if PLAYBOOK_MD.exists():
-                rows += bench_preview(work) + bench_preview(work, "typst")
+                rows += bench_preview(work) + bench_preview(work, "weasyprint")  # default: Typst
             else:
                 print(f"(corpus not found at {PLAYBOOK}: preview rows skipped)")
         elif not args.quick and not args.engines:
@@ -454,7 +454,7 @@ def main() -> int:
                 check = bench_check(work)
                 if check:
                     rows.append(check)
-                rows += bench_preview(work) + bench_preview(work, "typst")
+                rows += bench_preview(work) + bench_preview(work, "weasyprint")  # default: Typst
             elif not args.dialects:
                 print(f"(corpus not found at {PLAYBOOK}: playbook rows skipped)")
             for name, source in DIALECT_BOOKS:
