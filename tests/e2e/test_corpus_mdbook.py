@@ -205,7 +205,28 @@ def test_rust_untranslated_text_is_tagged_english_in_site_and_epub(rust: Built) 
     assert not re.search(r'lang="en">[^<]*[가-힣]', text)
 
 
+# Ace runs axe on every page of an EPUB in Chromium: over the whole Rust book that was a
+# hundred CPU-seconds, the suite's most.  The whole EPUB passes epubcheck (above) and the
+# sample's and the playbook's pass Ace; here Ace reads the Rust chapters whose constructs
+# those lack: Ferris's table of pictures, and mdBook listings under the heading level the
+# original skips (HEAD001).
+ACE_CHAPTERS = ("ch00-00-introduction", "ch17-00-async-await")
+
+
 def test_rust_epub_passes_ace(rust: Built, tmp_path: Path) -> None:
+    from kobook import build
     from tests.a11y import ace
 
-    assert ace(rust.result.outputs["epub"], tmp_path / "ace") == []
+    found = []
+    for chapter in ACE_CHAPTERS:
+        result = build(
+            rust.root,
+            ["epub"],
+            chapter=chapter,
+            keep_going=True,
+            offline=True,
+            out=tmp_path / chapter,
+            cache_dir=rust.root.parent / "cache",
+        )
+        found += ace(result.outputs["epub"], tmp_path / f"ace-{chapter}")
+    assert found == []
