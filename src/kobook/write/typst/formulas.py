@@ -48,15 +48,42 @@ def typst_of_math(formulas: list[tuple[str, str]]) -> list[str]:
     return [found[i] for i in range(len(formulas))]
 
 
-def failing_math(formulas: list[tuple[str, str]], workdir: Path) -> set[tuple[str, str]]:
-    """The formulas whose Typst the compiler refuses (pandoc writes symbols Typst renamed,
-    ``times.circle``, or ``frac(, )``) or that pandoc could not convert (it writes the
-    TeX as text): each is checked alone, cheaply, with Typst's evaluator (in the
-    compiler's process, under its limits)."""
-    codes = typst_of_math(formulas)
+def failing_math(
+    formulas: list[tuple[str, str]], codes: list[str], workdir: Path
+) -> set[tuple[str, str]]:
+    """The formulas whose Typst (``codes``, :func:`typst_of_math`) the compiler refuses
+    (pandoc writes symbols Typst renamed, ``times.circle``, or ``frac(, )``) or that
+    pandoc could not convert (it writes the TeX as text): each is checked alone, cheaply,
+    with Typst's evaluator (in the compiler's process, under its limits)."""
     written = [i for i, code in enumerate(codes) if code.startswith("$")]
     refused = {written[i] for i in compiler.refused(workdir, [codes[i] for i in written])}
     return {f for i, f in enumerate(formulas) if i not in written or i in refused}
+
+
+# A text or upright name, then a space pandoc puts before the parenthesis it is applied to:
+# ``\text{LayerNorm}(x)`` is ``upright("LayerNorm") \( x \)`` (``\left(`` a bare ``(``),
+# and Typst keeps a space written after text in math ("LayerNorm (x)"), where TeX
+# ignores every space.
+SPACED_CALL = re.compile(r'("(?:[^"\\]|\\.)*"\)?) +(?=\\?\()')
+
+
+def tight_calls(code: str) -> str:
+    """``code`` (pandoc's Typst of a formula) without the space between a name written as
+    text and the parenthesis after it, as TeX sets ``\text{mean}(x)``."""
+    return SPACED_CALL.sub(r"\1", code)
+
+
+def typst_formulas(blocks: Blocks, codes: dict[tuple[str, str], str]) -> Blocks:
+    """Each formula as its Typst (``codes``: made once for the book, :func:`tight_calls`
+    applied), so pandoc's Typst writer copies it and does not convert it again."""
+
+    def action(node: dict[str, Any]) -> Any:
+        if node["t"] != "Math":
+            return None
+        code = codes.get((node["c"][0]["t"], node["c"][1]))
+        return raw_inline("typst", tight_calls(code)) if code else None
+
+    return rewrite(blocks, action)
 
 
 def math_images(

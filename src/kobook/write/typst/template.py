@@ -30,7 +30,7 @@ from ..shared.mathsvg import math_family
 from ..shared.setup import PrintSetup
 from ..shared.workdir import Assets
 from . import bodies
-from .formulas import failing_math, math_images, spoken_math
+from .formulas import failing_math, math_images, spoken_math, typst_formulas, typst_of_math
 from .passes import TEMPLATES, dangling_links, labelled, prepare
 from .values import LABEL, Code, length, typst_environment
 from .words import Blocks
@@ -290,7 +290,9 @@ def make_chapters(
             if n["t"] == "Math"
         )
     )
-    failing = failing_math(formulas, workdir) if formulas else set()
+    codes = typst_of_math(formulas) if formulas else []
+    failing = failing_math(formulas, codes, workdir) if formulas else set()
+    written = {f: code for f, code in zip(formulas, codes, strict=True) if f not in failing}
     ready: list[Blocks] = []
     for blocks, entry in chapters:
         entry.dangling = sorted(set(entry.targets) - labels)
@@ -299,7 +301,7 @@ def make_chapters(
             blocks, drawn = math_images(blocks, failing, book, cache, math_assets, math_font)
             entry.problems += drawn
             entry.assets.update({name: str(path) for name, path in math_assets.files.items()})
-        ready.append(spoken_math(blocks) if formulas else blocks)
+        ready.append(typst_formulas(spoken_math(blocks), written) if formulas else blocks)
     for (_, entry), text in zip(chapters, pandoc_typst(ready), strict=True):
         entry.typst = text
 
