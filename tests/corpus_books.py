@@ -146,12 +146,14 @@ class BlockHtmlWitness:
         patch.setattr(html, "chapters_to_html", both)
 
 
-def same_through_another_engine(built: Built, chapter: str, engine: str, out: Path) -> None:
-    """One chapter of a built corpus book through another PDF engine (numbered as in the
-    whole book): nothing the ledger counts is missing from that PDF."""
-    result = build(
+def build_chapter(
+    built: Built, chapter: str, formats: list[str], out: Path, engine: str | None = None
+) -> BuildResult:
+    """One chapter of a built corpus book (numbered as in the whole book), through the
+    cache of the book's own build."""
+    return build(
         built.root,
-        ["pdf"],
+        formats,
         engine=engine,
         chapter=chapter,
         keep_going=True,
@@ -159,6 +161,12 @@ def same_through_another_engine(built: Built, chapter: str, engine: str, out: Pa
         out=out,
         cache_dir=built.root.parent / "cache",
     )
+
+
+def same_through_another_engine(built: Built, chapter: str, engine: str, out: Path) -> None:
+    """One chapter of a built corpus book through another PDF engine: nothing the ledger
+    counts is missing from that PDF."""
+    result = build_chapter(built, chapter, ["pdf"], out, engine)
     assert [d.format() for d in result.diagnostics if d.code.startswith("LOST")] == []
     assert result.outputs["pdf"].stat().st_size > 20_000
 

@@ -17,6 +17,7 @@ from tests.conftest import COUNTERS, RUST_BOOK, need_corpus
 from tests.corpus_books import (
     Built,
     assert_pieced_as_pandoc,
+    build_chapter,
     build_corpus,
     no_loss,
     same_through_another_engine,
@@ -214,19 +215,10 @@ ACE_CHAPTERS = ("ch00-00-introduction", "ch17-00-async-await")
 
 
 def test_rust_epub_passes_ace(rust: Built, tmp_path: Path) -> None:
-    from kobook import build
     from tests.a11y import ace
 
     found = []
     for chapter in ACE_CHAPTERS:
-        result = build(
-            rust.root,
-            ["epub"],
-            chapter=chapter,
-            keep_going=True,
-            offline=True,
-            out=tmp_path / chapter,
-            cache_dir=rust.root.parent / "cache",
-        )
+        result = build_chapter(rust, chapter, ["epub"], tmp_path / chapter)
         found += ace(result.outputs["epub"], tmp_path / f"ace-{chapter}")
     assert found == []
