@@ -31,7 +31,7 @@ def serve(site: Path) -> Iterator[str]:
 
     class Server(http.server.ThreadingHTTPServer):
         # server_close() waits for every request's thread: none outlives the server
-        # (WeasyPrint lays a book out in runs only in a process without other threads).
+        # (kobook forks work ahead only in a process without other threads: forked.py).
         daemon_threads = False
         block_on_close = True
 

@@ -289,7 +289,7 @@ def test_the_preview_finds_a_word_just_written(
         assert pages(search(browser, "새로쓴낱말")) == ["ch01.html"]
     finally:
         # Leave the page first: its live-reload stream would keep a server thread alive,
-        # and WeasyPrint lays a book out in runs only in a process without other threads.
+        # and kobook forks work ahead only in a process without other threads (forked.py).
         browser.get("about:blank")
         server.close()
         session.close()

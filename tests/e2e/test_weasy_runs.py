@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -218,12 +219,14 @@ def test_a_run_that_fails_leaves_the_book_to_one_process(
     make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(planning, "MIN_WEIGHT", 0.0)
+    documents = parallel.run_documents
 
-    def failing(conn: Any, *args: object) -> None:
-        conn.send(("failed", "a run that broke"))
-        conn.close()
+    def broken(*args: Any) -> tuple[list[Any], list[int], int]:
+        """Every run's process is given a document WeasyPrint cannot read: it fails there."""
+        runs, starts, footnotes = documents(*args)
+        return [None] * len(runs), starts, footnotes
 
-    monkeypatch.setattr(parallel, "lay_out_run", failing)
+    monkeypatch.setattr(parallel, "run_documents", broken)
     project = make_book(CHAPTERS, metadata={"title": "책", "lang": "ko"})
     written = spy(monkeypatch, parallel, "write", lambda *args: args[0])
     pdf, joins = build_counting_runs(project, tmp_path / "out", monkeypatch)
@@ -231,6 +234,25 @@ def test_a_run_that_fails_leaves_the_book_to_one_process(
     text = "\f".join(page_texts(pdf))
     assert "셋째 장" in text and "3. 셋째." in text
     assert not list((tmp_path / "out").glob(".*.tmp"))
+
+
+def test_a_process_with_other_threads_still_lays_out_in_runs(
+    make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runs' processes come from a fork server, not from the build (whose other
+    threads, a preview server's, could leave a forked child deadlocked)."""
+    monkeypatch.setattr(planning, "MIN_WEIGHT", 0.0)
+    project = make_book(CHAPTERS, metadata={"title": "책", "lang": "ko"})
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        pdf, joins = build_counting_runs(project, tmp_path / "out", monkeypatch)
+    finally:
+        stop.set()
+        thread.join()
+    assert len(joins) == 1
+    assert "3. 셋째." in "\f".join(page_texts(pdf))
 
 
 def test_a_book_stylesheet_counting_across_chapters_is_one_process(

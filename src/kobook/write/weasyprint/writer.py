@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import logging
+import functools
 import os
 import re
 from pathlib import Path
@@ -41,10 +41,10 @@ from ..shared.mathsvg import MathError, math_font, math_key, render_math, undraw
 from ..shared.sanitize import sanitize_blocks
 from ..shared.setup import HYPHEN_LIMITS, PrintSetup, print_setup
 from ..shared.templates import environment
-from . import breaks, figures, images, justify, parallel, relayout, reproducible, subset, svgreplay
+from . import engine, images, parallel, relayout, svgreplay
 from .fetch import BookFetcher, refused_problems
 from .labels import label_pages
-from .linebreak import KEEP_ALL, install
+from .linebreak import KEEP_ALL
 from .pageindex import numbered_pages
 from .printready import VERSION as IMAGE_VERSION
 from .printready import needs_conversion, print_ready
@@ -315,22 +315,6 @@ def word_break(keep_whole: bool) -> str:
     return "keep-all" if keep_whole else "normal"
 
 
-class MissingGlyphs(logging.Handler):
-    """Collect WeasyPrint's ".notdef glyph rendered" warnings: each one is a tofu box."""
-
-    PATTERN = re.compile(r'unsupported by fonts: "(.+)" \(U\+([0-9A-F]+)\)')
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.characters: dict[str, int] = {}
-
-    def emit(self, record: logging.LogRecord) -> None:
-        match = self.PATTERN.search(record.getMessage())
-        if match:
-            char = chr(int(match.group(2), 16))
-            self.characters[char] = self.characters.get(char, 0) + 1
-
-
 def missing_glyph_problems(book: Book, docs: list[Doc], found: dict[str, int]) -> list[Diagnostic]:
     """GLYPH001 for each character no font could draw, located in the source."""
     problems = []
@@ -367,43 +351,29 @@ def write_pdf(
         refuse_missing(missing_glyphs(book, text_chars(docs), setup.fonts, "WeasyPrint"))
     import weasyprint
 
-    install()
-    images.install()
-    reproducible.install()
-    justify.install()
-    breaks.install()
-    svgreplay.install()
+    engine.install()
     svgreplay.new_document()
-    subset.install()
-    relayout.install()
-    figures.install()
+    laid = relayout.KEPT.get()
+    jobs = (book.config.get("pdf") or {}).get("jobs", 2)
+    runs = laid is None and jobs > 1
+    runs = runs and parallel.styles_allow_runs(book.root / "templates" / TEMPLATES)
+    if runs:  # the runs' fork server imports WeasyPrint while pandoc writes the HTML
+        parallel.server()
     html, problems = render_html(book, docs, cache, setup)
-    weasy_logger = logging.getLogger("weasyprint")
-    glyphs = MissingGlyphs()
-    weasy_logger.addHandler(glyphs)
-    previous_level = weasy_logger.level
-    weasy_logger.setLevel(logging.WARNING)
-    weasy_logger.propagate = False
-    logging.getLogger("fontTools").setLevel(logging.ERROR)
     token = KEEP_ALL.set(setup.keeps_words_whole())
     fast_png = images.FAST_PNG.set(True)
     fetcher = BookFetcher(list(setup.folders))
-    laid = relayout.KEPT.get()
     base_url = str(book.root) + "/"
     # Tagged (a screen reader reads the structure): in runs too (parallel/tagging.py).
     options = {"uncompressed_pdf": False, "custom_metadata": True, "pdf_tags": True}
     work = None
-    if laid is None and parallel.styles_allow_runs(book.root / "templates" / TEMPLATES):
-        work = parallel.plan(
-            html,
-            jobs=(book.config.get("pdf") or {}).get("jobs", 2),
-            sides=sides(book.config),
-            folders=list(setup.folders),
-        )
+    if runs:
+        work = parallel.plan(html, jobs=jobs, sides=sides(book.config), folders=list(setup.folders))
     try:
-        with atomic_output(out) as tmp:
+        with atomic_output(out) as tmp, engine.listening() as glyphs:
             settings = {"base_url": base_url, "fetcher": fetcher, "glyphs": glyphs}
             settings["options"] = options
+            settings["prepare"] = functools.partial(engine.enter, engine.carried())
             if work is None or not parallel.write(work, book.config.title, tmp, settings):
                 source = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
                 document = source.render(**options)
@@ -435,7 +405,4 @@ def write_pdf(
             relayout.abandon(laid)
         KEEP_ALL.reset(token)
         images.FAST_PNG.reset(fast_png)
-        weasy_logger.removeHandler(glyphs)
-        weasy_logger.setLevel(previous_level)
-        weasy_logger.propagate = True
     return problems + missing

@@ -3,8 +3,9 @@
 WeasyPrint lays out and paints a document on one core: on the corpus playbook
 that was about 10 s of a 17 s cold build.  Its page boxes hold Pango objects
 and cannot leave their process, so the book is cut into *runs* of whole
-chapters; each run is laid out and painted by a forked process into a PDF of
-its own, and pypdf joins the PDFs.  What crosses a cut is carried over:
+chapters; each run is laid out and painted by a process of its own (from a fork
+server: ``processes.server``) into a PDF of its own, and pypdf joins the PDFs.
+What crosses a cut is carried over:
 
 * **page numbers** — a run lays out its pages, then waits before making its
   margin boxes (folio, running heads) until the parent sends the number of
@@ -37,9 +38,8 @@ never the machine's core count, so every machine writes the same bytes.
 
 It is not used when the book's stylesheet could see the cut (its own
 ``book.css.j2``, or an ``extra.css.j2`` that counts across chapters or styles
-``@page :first``: :data:`RUN_BLIND`), when two-sided chapters may open on
-either side, or in a process with other threads (forking one that has them can
-deadlock the child: the preview server's).
+``@page :first``: :data:`RUN_BLIND`), or when two-sided chapters may open on
+either side.
 """
 
 from __future__ import annotations
@@ -72,6 +72,8 @@ from .processes import (
     lay_out_run,
     page_bookmarks,
     run_documents,
+    sent,
+    server,
     union_of,
 )
 
@@ -87,6 +89,7 @@ __all__ = [
     "footnote_count",
     "plan",
     "runs",
+    "server",
     "styles_allow_runs",
     "weight",
     "write",
@@ -97,20 +100,21 @@ def write(work: Plan, title: str, out: Path, settings: dict[str, Any]) -> bool:
     """Lay the book out as ``work`` plans and write ``out``; False (nothing written)
     when the one-process layout must be used instead.
 
-    ``settings``: ``base_url``, ``fetcher``, ``glyphs`` (the MissingGlyphs handler) and
-    WeasyPrint's ``options``.  What the runs' fetchers refused and the characters they
-    found no glyph for are added to the parent's.
+    ``settings``: ``base_url``, ``fetcher``, ``glyphs`` (the MissingGlyphs handler),
+    WeasyPrint's ``options`` and ``prepare`` (sets a run's process up as the build's).
+    What the runs' fetchers refused and the characters they found no glyph for are
+    added to the parent's.
 
     The order keeps both cores busy: the parent lays out the front matter (with
     placeholder numbers: only its page count is needed) while the runs lay out; a
     run paints as soon as the runs before it have counted their pages; the front
     matter is laid out again with the real numbers once the first run has painted.
     """
-    import multiprocessing
     from multiprocessing.connection import wait
 
     install()
-    context = multiprocessing.get_context("fork")
+    context = server()
+    given = sent(settings)
     documents, starts, footnotes = run_documents(work, title)
     workers: list[Worker] = []
     with scratch("runs") as folder:
@@ -119,7 +123,7 @@ def write(work: Plan, title: str, out: Path, settings: dict[str, Any]) -> bool:
             mine, theirs = context.Pipe()
             pdf = Path(folder) / f"run-{len(workers)}.pdf"
             process = context.Process(
-                target=lay_out_run, args=(theirs, html, pdf, settings), daemon=True
+                target=lay_out_run, args=(theirs, html, pdf, given), daemon=True
             )
             process.start()
             theirs.close()

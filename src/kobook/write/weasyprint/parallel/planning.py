@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html as html_text
 import re
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
@@ -213,8 +212,6 @@ def plan(html: str, *, jobs: int, sides: dict[str, bool], folders: list[Path]) -
     """How to lay the book out in ``jobs`` processes, or None for one process."""
     if jobs < 2 or (sides["twoside"] and not sides["openright"]):
         return None  # a run's first page could be a left-hand one
-    if threading.active_count() > 1:
-        return None
     pieces = cut(html)
     if pieces is None or len(pieces.chapters) < 2:
         return None

@@ -4,14 +4,19 @@ lead into another run."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import contextvars
+import os
+import signal
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..engine import listening
+from ..fetch import BookFetcher
 from ..subset import UNION, identity
 from .planning import SCALE, Fallback, Plan, footnote_count
 
@@ -174,42 +179,112 @@ class Worker:
         return tuple(message[1:])
 
 
+def server() -> Any:
+    """Where the runs' processes come from: a fork server, started (once per process, in
+    the background) from a clean interpreter that imports WeasyPrint and these modules.
+
+    A run forked from the build itself would start with the build's pages (its modules,
+    the book's trees, the printed HTML: about 170 MB on the playbook) and be counted for
+    them; and forking a process with other threads (a preview server's) can deadlock
+    the child.  The server has neither.
+    """
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["weasyprint", __name__])  # ignored once it runs
+    forkserver.ensure_running()
+    if not _OWNER:
+        atexit.register(stop_server)
+        _OWNER.append(os.getpid())
+    return context
+
+
+_OWNER: list[int] = []  # the process that started the server (a forked child did not)
+
+
+def stop_server() -> None:
+    """End the fork server and wait for it, as this process exits.  Otherwise it
+    outlives the build for a moment, unwaited, and what it and the runs cost (CPU
+    time, their largest memory) is counted to no one: not to ``kobook build``, not
+    to whatever measures it (``scripts/bench.py``, a CI job's limits).
+
+    It is ended by a signal, not by closing its pipe as CPython's own tests do: a
+    process this one forked and that still runs holds that pipe open.
+    """
+    from multiprocessing import forkserver
+
+    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
+    if pid is None or [os.getpid()] != _OWNER:
+        return
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGTERM)
+        os.waitpid(pid, 0)
+
+
+def sent(settings: dict[str, Any]) -> dict[str, Any]:
+    """What a run's process is given of the writer's ``settings``: plain data, and the
+    ``prepare`` call that sets WeasyPrint up as the build did (``engine.enter``)."""
+    return {
+        "base_url": settings["base_url"],
+        "roots": settings["fetcher"].roots,
+        "options": settings["options"],
+        "prepare": settings["prepare"],
+    }
+
+
 def lay_out_run(conn: Any, html: str, pdf: Path, settings: dict[str, Any]) -> None:
-    """A run's process: lay out, report, wait for the first page number, paint."""
-    import weasyprint
+    """A run's process: lay out, report, wait for the first page number, paint.
 
+    ``settings``: what :func:`sent` gives.  The process starts with nothing of the
+    build's (see :func:`server`): it patches WeasyPrint, makes its own fetcher and
+    counts its own tofu boxes, and sends what they found with the painted pages.
+    """
     try:
-        state = RunState()
-        RUN.set(state)
-        source = weasyprint.HTML(
-            string=html, base_url=settings["base_url"], url_fetcher=settings["fetcher"]
-        )
-        document = source.render(**settings["options"])
-        anchors = {name: i for i, page in enumerate(document.pages) for name in page.anchors}
-        conn.send(("laid", len(document.pages), anchors, sum(state.footnotes)))
-        message = conn.recv()
-        if message[0] != "paint":
-            return
-        state.finish(first=message[1])
-        RUN.set(None)
-        FOREIGN.set(True)
-
-        def share(used: Glyphs) -> Any:
-            conn.send(("glyphs", used))
-            message = conn.recv()
-            if message[0] != "union":
-                raise RuntimeError("no glyph union from the parent")
-            return message[1]
-
-        SHARE.set(share)
-        document.write_pdf(pdf, **settings["options"])
-        glyphs = settings["glyphs"].characters
-        conn.send(("painted", page_bookmarks(document), dict(glyphs), settings["fetcher"].refused))
+        settings["prepare"]()
+        install()
+        fetcher = BookFetcher(settings["roots"])
+        with listening() as glyphs:
+            bookmarks = paint_run(conn, html, pdf, settings, fetcher)
+        if bookmarks is not None:
+            conn.send(("painted", bookmarks, dict(glyphs.characters), fetcher.refused))
     except BaseException:  # reported to the parent, which lays the book out itself
         with contextlib.suppress(OSError):  # unless the parent has gone (it fell back)
             conn.send(("failed", traceback.format_exc()))
     finally:
         conn.close()
+
+
+def paint_run(
+    conn: Any, html: str, pdf: Path, settings: dict[str, Any], fetcher: Any
+) -> list[list[tuple[Any, ...]]] | None:
+    """Lay the run out, tell the parent its pages, paint them from the first page number
+    the parent sends: each page's bookmarks (None: the parent wanted no painting)."""
+    import weasyprint
+
+    state = RunState()
+    RUN.set(state)
+    source = weasyprint.HTML(string=html, base_url=settings["base_url"], url_fetcher=fetcher)
+    document = source.render(**settings["options"])
+    anchors = {name: i for i, page in enumerate(document.pages) for name in page.anchors}
+    conn.send(("laid", len(document.pages), anchors, sum(state.footnotes)))
+    message = conn.recv()
+    if message[0] != "paint":
+        return None
+    state.finish(first=message[1])
+    RUN.set(None)
+    FOREIGN.set(True)
+
+    def share(used: Glyphs) -> Any:
+        conn.send(("glyphs", used))
+        message = conn.recv()
+        if message[0] != "union":
+            raise RuntimeError("no glyph union from the parent")
+        return message[1]
+
+    SHARE.set(share)
+    document.write_pdf(pdf, **settings["options"])
+    return page_bookmarks(document)
 
 
 def run_documents(work: Plan, title: str) -> tuple[list[str], list[int], int]:
