@@ -21,6 +21,7 @@ from typing import Any
 from . import (
     breaks,
     figures,
+    fontfiles,
     images,
     justify,
     linebreak,
@@ -53,6 +54,7 @@ def install() -> None:
     subset.install()
     relayout.install()
     figures.install()
+    fontfiles.install()
 
 
 def carried() -> dict[str, Any]:
