@@ -255,6 +255,43 @@ def test_a_process_with_other_threads_still_lays_out_in_runs(
     assert "3. 셋째." in "\f".join(page_texts(pdf))
 
 
+SCRIPT = """
+import sys
+from pathlib import Path
+
+import kobook
+from kobook.write.weasyprint import parallel
+from kobook.write.weasyprint.parallel import planning
+
+planning.MIN_WEIGHT = 0.0
+join = parallel.join
+joined = []
+parallel.join = lambda *args: joined.append(len(args[1])) or join(*args)
+result = kobook.build(Path(sys.argv[1]), ["pdf"], engine="weasyprint", out=Path(sys.argv[2]))
+print("built", joined, result.outputs["pdf"].name)
+"""
+
+
+def test_a_script_that_builds_at_its_top_level_is_not_run_again_by_the_runs(
+    make_book: BookMaker, tmp_path: Path
+) -> None:
+    """A run's process does not import the caller's main module (as ``multiprocessing``'s
+    spawned processes do): a script without ``if __name__ == "__main__"`` builds once."""
+    import sys
+
+    project = make_book(CHAPTERS, metadata={"title": "책", "lang": "ko"})
+    script = tmp_path / "build.py"
+    script.write_text(SCRIPT, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script), str(project), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == ["built [2] book.pdf"]  # once, in two runs
+
+
 def test_a_book_stylesheet_counting_across_chapters_is_one_process(
     make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

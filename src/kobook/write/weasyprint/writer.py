@@ -357,8 +357,6 @@ def write_pdf(
     jobs = (book.config.get("pdf") or {}).get("jobs", 2)
     runs = laid is None and jobs > 1
     runs = runs and parallel.styles_allow_runs(book.root / "templates" / TEMPLATES)
-    if runs:  # the runs' fork server imports WeasyPrint while pandoc writes the HTML
-        parallel.server()
     html, problems = render_html(book, docs, cache, setup)
     token = KEEP_ALL.set(setup.keeps_words_whole())
     fast_png = images.FAST_PNG.set(True)

@@ -3,8 +3,8 @@
 WeasyPrint lays out and paints a document on one core: on the corpus playbook
 that was about 10 s of a 17 s cold build.  Its page boxes hold Pango objects
 and cannot leave their process, so the book is cut into *runs* of whole
-chapters; each run is laid out and painted by a process of its own (from a fork
-server: ``processes.server``) into a PDF of its own, and pypdf joins the PDFs.
+chapters; each run is laid out and painted by a process of its own (a fresh
+interpreter: ``processes.launch``) into a PDF of its own, and pypdf joins the PDFs.
 What crosses a cut is carried over:
 
 * **page numbers** — a run lays out its pages, then waits before making its
@@ -69,11 +69,11 @@ from .processes import (
     Glyphs,
     Worker,
     install,
-    lay_out_run,
+    launch,
     page_bookmarks,
     run_documents,
     sent,
-    server,
+    stop,
     union_of,
 )
 
@@ -89,7 +89,6 @@ __all__ = [
     "footnote_count",
     "plan",
     "runs",
-    "server",
     "styles_allow_runs",
     "weight",
     "write",
@@ -113,21 +112,13 @@ def write(work: Plan, title: str, out: Path, settings: dict[str, Any]) -> bool:
     from multiprocessing.connection import wait
 
     install()
-    context = server()
     given = sent(settings)
     documents, starts, footnotes = run_documents(work, title)
     workers: list[Worker] = []
     with scratch("runs") as folder:
 
         def start_run(html: str) -> Worker:
-            mine, theirs = context.Pipe()
-            pdf = Path(folder) / f"run-{len(workers)}.pdf"
-            process = context.Process(
-                target=lay_out_run, args=(theirs, html, pdf, given), daemon=True
-            )
-            process.start()
-            theirs.close()
-            workers.append(Worker(process, mine, pdf))
+            workers.append(launch(html, Path(folder) / f"run-{len(workers)}.pdf", given))
             return workers[-1]
 
         done = 0
@@ -203,8 +194,4 @@ def write(work: Plan, title: str, out: Path, settings: dict[str, Any]) -> bool:
             return False
         finally:
             for worker in workers:
-                worker.conn.close()
-                worker.process.join(timeout=5)
-                if worker.process.is_alive():
-                    worker.process.kill()
-                    worker.process.join()
+                stop(worker)

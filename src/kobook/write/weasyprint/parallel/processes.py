@@ -4,11 +4,8 @@ lead into another run."""
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import contextvars
-import os
-import signal
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -179,47 +176,71 @@ class Worker:
         return tuple(message[1:])
 
 
-def server() -> Any:
-    """Where the runs' processes come from: a fork server, started (once per process, in
-    the background) from a clean interpreter that imports WeasyPrint and these modules.
+# A run's process: a fresh interpreter given this process's import path (the first
+# message on its connection), then the run (the second).
+BOOT = (
+    "import sys\n"
+    "from multiprocessing.connection import Connection\n"
+    "conn = Connection(int(sys.argv[1]))\n"
+    "sys.path[:0] = conn.recv()\n"
+    "from kobook.write.weasyprint.parallel.processes import child\n"
+    "child(conn)\n"
+)
 
-    A run forked from the build itself would start with the build's pages (its modules,
-    the book's trees, the printed HTML: about 170 MB on the playbook) and be counted for
-    them; and forking a process with other threads (a preview server's) can deadlock
-    the child.  The server has neither.
+
+def launch(html: str, pdf: Path, settings: dict[str, Any]) -> Worker:
+    """A run's process, laying out ``html`` into ``pdf``; ``settings``: what :func:`sent`
+    gives.
+
+    A fresh interpreter, started as a program (fork and exec), not forked from the
+    build: a forked run started with the build's pages (its modules, the book's trees,
+    the printed HTML: about 170 MB on the playbook) and was counted for them, and
+    forking a process with other threads (a preview server's) can deadlock the child.
+    Nor is it one of ``multiprocessing``'s spawned processes, which import the
+    caller's main module again (a script that calls ``kobook.build()`` at its top level
+    would build again in each run).  It is this process's child, waited for: what it
+    costs is counted to the build.
     """
-    import multiprocessing
-    from multiprocessing import forkserver
+    import socket
+    import subprocess
+    import sys
+    from multiprocessing.connection import Connection
 
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["weasyprint", __name__])  # ignored once it runs
-    forkserver.ensure_running()
-    if not _OWNER:
-        atexit.register(stop_server)
-        _OWNER.append(os.getpid())
-    return context
+    mine, theirs = socket.socketpair()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-c", BOOT, str(theirs.fileno())],
+            pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL,
+        )
+    finally:
+        theirs.close()
+    conn = Connection(mine.detach())
+    conn.send([entry for entry in sys.path if entry])
+    conn.send((html, str(pdf), settings))
+    return Worker(process, conn, pdf)
 
 
-_OWNER: list[int] = []  # the process that started the server (a forked child did not)
-
-
-def stop_server() -> None:
-    """End the fork server and wait for it, as this process exits.  Otherwise it
-    outlives the build for a moment, unwaited, and what it and the runs cost (CPU
-    time, their largest memory) is counted to no one: not to ``kobook build``, not
-    to whatever measures it (``scripts/bench.py``, a CI job's limits).
-
-    It is ended by a signal, not by closing its pipe as CPython's own tests do: a
-    process this one forked and that still runs holds that pipe open.
-    """
-    from multiprocessing import forkserver
-
-    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
-    if pid is None or [os.getpid()] != _OWNER:
+def child(conn: Any) -> None:
+    """A run's process, once it can import kobook: the run it is sent (:func:`launch`)."""
+    try:
+        html, pdf, settings = conn.recv()
+    except (EOFError, OSError):
         return
-    with contextlib.suppress(OSError):
-        os.kill(pid, signal.SIGTERM)
-        os.waitpid(pid, 0)
+    lay_out_run(conn, html, Path(pdf), settings)
+
+
+def stop(worker: Worker) -> None:
+    """End a run's process: it ends by itself once its connection is closed (or it has
+    painted); killed if it has not within seconds."""
+    import subprocess
+
+    worker.conn.close()
+    try:
+        worker.process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        worker.process.kill()
+        worker.process.wait()
 
 
 def sent(settings: dict[str, Any]) -> dict[str, Any]:
