@@ -1,12 +1,12 @@
 """WeasyPrint as kobook runs it: patched, quiet, counting its tofu boxes.
 
 The build's process sets it up here, and so does each process that lays out a run of
-a long book (``parallel``).  Those processes come from a fork server, a clean
-interpreter that imported WeasyPrint and nothing of the build: they inherit none of
-the parent's patches, context variables or logging, so what a layout depends on is
-listed once here and set up alike on both sides.  (A process forked from the build
-itself would share its pages until it writes them, and be counted, and stopped by a
-memory limit, for all of them.)
+a long book (``parallel``).  Those processes are fresh interpreters that import
+WeasyPrint and nothing of the build: they inherit none of the parent's patches,
+context variables or logging, so what a layout depends on is listed once here and
+set up alike on both sides.  (A process forked from the build itself would share its
+pages until it writes them, and be counted, and stopped by a memory limit, for all
+of them.)
 """
 
 from __future__ import annotations

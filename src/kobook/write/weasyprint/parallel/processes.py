@@ -258,7 +258,7 @@ def lay_out_run(conn: Any, html: str, pdf: Path, settings: dict[str, Any]) -> No
     """A run's process: lay out, report, wait for the first page number, paint.
 
     ``settings``: what :func:`sent` gives.  The process starts with nothing of the
-    build's (see :func:`server`): it patches WeasyPrint, makes its own fetcher and
+    build's (see :func:`launch`): it patches WeasyPrint, makes its own fetcher and
     counts its own tofu boxes, and sends what they found with the painted pages.
     """
     try:
