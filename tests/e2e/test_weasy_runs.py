@@ -9,6 +9,7 @@ pixels, the bookmarks and where every link goes.
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import subprocess
@@ -22,7 +23,7 @@ import yaml
 from pypdf import PdfReader
 
 import kobook
-from kobook.write.weasyprint import parallel
+from kobook.write.weasyprint import engine, parallel
 from kobook.write.weasyprint.parallel import planning
 from tests.checks import tag_tree
 from tests.conftest import BookMaker, runs_of, sample_copy, spy
@@ -219,14 +220,14 @@ def test_a_run_that_fails_leaves_the_book_to_one_process(
     make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(planning, "MIN_WEIGHT", 0.0)
-    documents = parallel.run_documents
+    given = parallel.sent
 
-    def broken(*args: Any) -> tuple[list[Any], list[int], int]:
-        """Every run's process is given a document WeasyPrint cannot read: it fails there."""
-        runs, starts, footnotes = documents(*args)
-        return [None] * len(runs), starts, footnotes
+    def broken(settings: dict[str, Any]) -> dict[str, Any]:
+        """Every run's process is told to set a setting WeasyPrint's set-up does not have:
+        it fails there (a monkeypatch would not reach a process of its own)."""
+        return {**given(settings), "prepare": functools.partial(engine.enter, {"nothing": 1})}
 
-    monkeypatch.setattr(parallel, "run_documents", broken)
+    monkeypatch.setattr(parallel, "sent", broken)
     project = make_book(CHAPTERS, metadata={"title": "책", "lang": "ko"})
     written = spy(monkeypatch, parallel, "write", lambda *args: args[0])
     pdf, joins = build_counting_runs(project, tmp_path / "out", monkeypatch)
@@ -260,7 +261,7 @@ import sys
 from pathlib import Path
 
 import kobook
-from kobook.write.weasyprint import parallel
+from kobook.write.weasyprint import engine, parallel
 from kobook.write.weasyprint.parallel import planning
 
 planning.MIN_WEIGHT = 0.0

@@ -200,12 +200,18 @@ def launch(html: str, pdf: Path, settings: dict[str, Any]) -> Worker:
     caller's main module again (a script that calls ``kobook.build()`` at its top level
     would build again in each run).  It is this process's child, waited for: what it
     costs is counted to the build.
+
+    The run's HTML goes beside its PDF, and the messages are small: sending it would
+    wait until the process had imported WeasyPrint, and start the next run that much
+    later.
     """
     import socket
     import subprocess
     import sys
     from multiprocessing.connection import Connection
 
+    source = pdf.with_suffix(".html")
+    source.write_text(html, encoding="utf-8")
     mine, theirs = socket.socketpair()
     try:
         process = subprocess.Popen(
@@ -213,19 +219,29 @@ def launch(html: str, pdf: Path, settings: dict[str, Any]) -> Worker:
             pass_fds=[theirs.fileno()],
             stdin=subprocess.DEVNULL,
         )
+    except OSError as exc:
+        mine.close()
+        raise Fallback(f"no layout process: {exc}") from None
     finally:
         theirs.close()
-    conn = Connection(mine.detach())
-    conn.send([entry for entry in sys.path if entry])
-    conn.send((html, str(pdf), settings))
-    return Worker(process, conn, pdf)
+    worker = Worker(process, Connection(mine.detach()), pdf)
+    try:
+        worker.conn.send([entry for entry in sys.path if entry])
+        worker.conn.send((str(source), str(pdf), settings))
+    except OSError as exc:
+        stop(worker)
+        raise Fallback(f"a layout process ended: {exc}") from None
+    return worker
 
 
 def child(conn: Any) -> None:
     """A run's process, once it can import kobook: the run it is sent (:func:`launch`)."""
     try:
-        html, pdf, settings = conn.recv()
-    except (EOFError, OSError):
+        source, pdf, settings = conn.recv()
+        html = Path(source).read_text(encoding="utf-8")
+    except (EOFError, OSError) as exc:
+        with contextlib.suppress(OSError):
+            conn.send(("failed", f"no run to lay out: {exc}"))
         return
     lay_out_run(conn, html, Path(pdf), settings)
 
