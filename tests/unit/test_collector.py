@@ -4,11 +4,13 @@ the process's own thresholds back after it, whether it ends well or not."""
 from __future__ import annotations
 
 import gc
+import weakref
 from pathlib import Path
 
 import pytest
 
 import kobook
+from kobook import collector
 from kobook.collector import DURING_A_BUILD, few_collections
 from kobook.errors import KobookError
 from tests.conftest import BookMaker
@@ -43,3 +45,39 @@ def test_the_thresholds_come_back_after_a_failed_build(tmp_path: Path) -> None:
         assert gc.get_threshold() == DURING_A_BUILD
         raise RuntimeError
     assert gc.get_threshold() == before
+
+
+class Node:
+    """An object that can hold itself: a cycle only a collection frees."""
+
+    loop: object = None
+
+
+def cycle_in_the_oldest_generation() -> weakref.ref[Node]:
+    """A cycle nobody holds, left where young collections do not look."""
+    node = Node()
+    node.loop = node
+    alive = weakref.ref(node)
+    gc.collect()  # held: it survives into the oldest generation
+    del node
+    return alive
+
+
+def test_a_later_build_first_collects_what_an_earlier_one_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A process that builds again does not carry every earlier build's cycles."""
+    monkeypatch.setattr(collector, "_BUILDS", [1])  # a build has run in this process
+    alive = cycle_in_the_oldest_generation()
+    assert alive() is not None
+    with few_collections():
+        assert alive() is None
+
+
+def test_a_first_build_does_not_collect_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(collector, "_BUILDS", [0])
+    alive = cycle_in_the_oldest_generation()
+    with few_collections():
+        assert alive() is not None  # the first build of a process pays nothing
+    gc.collect()
+    assert alive() is None
