@@ -164,3 +164,50 @@ def test_preview_pdf_typesets_with_the_books_engine(make_book: BookMaker, tmp_pa
         assert "본문을 고쳤다" in "".join(page.extract_text() for page in reader.pages)
     finally:
         session.close()
+
+
+BUILD_AND_STOP_THE_WORKER = """
+import os, signal, sys
+from pathlib import Path
+
+import kobook
+from kobook.write.typst import compiler
+
+kobook.build(Path(sys.argv[1]), ["pdf"], engine="typst", out=Path(sys.argv[2]))
+worker = compiler._KEPT[0].pid
+os.kill(worker, signal.SIGSTOP)  # it cannot end by itself now: only this process can end it
+print(worker)
+"""
+
+
+def test_the_kept_worker_is_ended_and_waited_for_when_the_process_exits(
+    make_book: BookMaker, tmp_path: Path
+) -> None:
+    """What the compiler costs (its CPU, the route's largest process) is counted to the
+    build: a worker left to end by itself after the build's process had gone was
+    waited for by no one (scripts/bench.py's wait4 saw none of the compile)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    root = make_book({"book/01.md": "# 장\n\n본문.\n"}, metadata={"title": "책", "lang": "ko"})
+    script = tmp_path / "build.py"
+    script.write_text(BUILD_AND_STOP_THE_WORKER, encoding="utf-8")
+    errors = tmp_path / "stderr.txt"
+    with errors.open("w") as stderr:  # a file: a worker left behind would hold a pipe open
+        done = subprocess.run(
+            [sys.executable, str(script), str(root), str(tmp_path / "out")],
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            timeout=600,
+        )
+    assert done.returncode == 0, errors.read_text(encoding="utf-8")[-2000:]
+    worker = int(done.stdout.split()[-1])
+    try:
+        os.kill(worker, 0)
+    except ProcessLookupError:
+        return  # ended, and waited for (a child nobody waits for stays as a zombie)
+    os.kill(worker, signal.SIGKILL)
+    pytest.fail("the Typst worker outlived the build's process")
