@@ -353,20 +353,22 @@ def write_pdf(
 
     engine.install()
     svgreplay.new_document()
-    laid = relayout.KEPT.get()
-    jobs = (book.config.get("pdf") or {}).get("jobs", 2)
-    runs = laid is None and jobs > 1
-    runs = runs and parallel.styles_allow_runs(book.root / "templates" / TEMPLATES)
     html, problems = render_html(book, docs, cache, setup)
     token = KEEP_ALL.set(setup.keeps_words_whole())
     fast_png = images.FAST_PNG.set(True)
     fetcher = BookFetcher(list(setup.folders))
+    laid = relayout.KEPT.get()
     base_url = str(book.root) + "/"
     # Tagged (a screen reader reads the structure): in runs too (parallel/tagging.py).
     options = {"uncompressed_pdf": False, "custom_metadata": True, "pdf_tags": True}
     work = None
-    if runs:
-        work = parallel.plan(html, jobs=jobs, sides=sides(book.config), folders=list(setup.folders))
+    if laid is None and parallel.styles_allow_runs(book.root / "templates" / TEMPLATES):
+        work = parallel.plan(
+            html,
+            jobs=(book.config.get("pdf") or {}).get("jobs", 2),
+            sides=sides(book.config),
+            folders=list(setup.folders),
+        )
     try:
         with atomic_output(out) as tmp, engine.listening() as glyphs:
             settings = {"base_url": base_url, "fetcher": fetcher, "glyphs": glyphs}
