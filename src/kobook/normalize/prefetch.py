@@ -89,8 +89,20 @@ def needed(item: Wanted, cache: Cache) -> bool:
     return item.proof or item.parse
 
 
+# Characters of text from which two pandoc processes read it side by side, and from
+# which the chapters' own texts are read while their checks run.  A pandoc process costs
+# about 0.05 CPU s to start whatever it reads, and reads some 2,000 characters of Korean
+# in a millisecond: below this, a second process (or an early one) saves a few
+# hundredths of a second of wall time for more CPU than it saves (a rebuild of one
+# edited chapter, a short book).
+SPLIT_FROM = 50_000
+
+
 def halves(texts: list[str]) -> list[list[str]]:
-    """Two batches of about the same size of text (two pandoc processes, two cores)."""
+    """Two batches of about the same size of text (two pandoc processes, two cores); one
+    below :data:`SPLIT_FROM` characters."""
+    if sum(map(len, texts)) < SPLIT_FROM:
+        return [texts] if texts else []
     batches: list[list[str]] = [[], []]
     sizes = [0, 0]
     for text in sorted(texts, key=lambda t: -len(t)):
@@ -120,14 +132,17 @@ def prefetch_parses(book: Book, cache: Cache, rules: Any) -> Made:
 
     Every chapter's own text is wanted whatever its fixes turn out to be (the proof
     reads it first, or the parse reads it when there is none), so pandoc starts on those
-    before the checks and reads while they run; the fixed texts are read after.
+    before the checks and reads while they run; the fixed texts are read after.  Below
+    :data:`SPLIT_FROM` characters (an edited chapter, a short book) the checks come
+    first and every text is read by one process.
     The texts have passed the pipeline's guard (LIMIT001/002) before this runs; a
     text is checked here as the proof would check it.
     """
     made = Made()
     with ThreadPoolExecutor(max_workers=2) as pool:
         first = [text for text in dict.fromkeys(originals(book, cache, rules)) if readable(text)]
-        read = read_in_halves(pool, first)
+        ahead = sum(map(len, first)) >= SPLIT_FROM  # else read with the fixed texts
+        read = read_in_halves(pool, first) if ahead else {}
         items = wanted(book, cache, rules, made)  # the checks, while pandoc reads
         rest = dict.fromkeys(item.text for item in items if item.text not in read)
         if len(rest) >= 2 or read:  # one text alone: the stage's own run costs the same

@@ -47,14 +47,37 @@ def test_the_texts_are_read_in_one_go_and_nothing_twice(
     ]
     third = "# 셋\n\n머리말이 있는 장.\n"  # the loader took the front matter off
     fixed = FILES["book/01.md"].replace("GPU을", "GPU를")
-    # The chapters' own texts in two processes (two cores), started before the checks;
-    # the fixed text once the checks have made it.
-    assert len(batches) == 3 and batches[-1] == [fixed]
+    # A short book: every text in one process, once the checks have made the fixes (a
+    # second process would cost more CPU than it saves time).
+    assert len(batches) == 1
     read = sorted(text for batch in batches for text in batch)
     # The fixed chapter's original and fixed text (its proof), the others as they are.
     assert read == sorted([FILES["book/01.md"], fixed, FILES["book/02.md"], third])
     for text in (FILES["book/01.md"], fixed, FILES["book/02.md"], third):
         assert alone(pandoc_inputs, text) == 0  # no text read twice, none alone
+    pandoc_inputs.clear()
+    assert build(root, Cache(tmp_path / "plain"), NoPrefetch()) == docs  # the same ASTs
+
+
+def test_a_long_book_is_read_by_two_processes_from_before_the_checks(
+    make_book: BookMaker,
+    tmp_path: Path,
+    pandoc_inputs: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From SPLIT_FROM characters the chapters' own texts go to two processes (two cores),
+    started before the checks; the fixed text once the checks have made it."""
+    from kobook.normalize import prefetch
+
+    monkeypatch.setattr(prefetch, "SPLIT_FROM", 40)
+    root = make_book(dict(FILES), metadata={"title": "책"})
+    docs = build(root, Cache(tmp_path / "cache"))
+    batches = [
+        json.loads(stdin)["texts"] for stdin in pandoc_inputs if stdin.startswith('{"texts"')
+    ]
+    fixed = FILES["book/01.md"].replace("GPU을", "GPU를")
+    assert len(batches) == 3 and batches[-1] == [fixed]
+    assert len(batches[0]) + len(batches[1]) == 3  # the three chapters' own texts
     pandoc_inputs.clear()
     assert build(root, Cache(tmp_path / "plain"), NoPrefetch()) == docs  # the same ASTs
 
