@@ -57,24 +57,28 @@ class Made:
 def wanted(book: Book, cache: Cache, rules: Any, made: Made) -> list[Wanted]:
     """The texts the proofs and the parse stage would read, not in ``cache``; the chapters
     whose fixes are not kept get them made (into ``made``) to know which."""
-    from . import NormalizingChapter, normalized_key
+    from . import NormalizingChapter, normalize_text, normalized_key
 
     found: list[Wanted] = []
     for chapter in book.chapters:
         if reader_for(chapter) != READER:  # the proof reads with READER, this chapter not
             continue
         if rules is None:
-            found.append(Wanted(chapter, chapter.text, False, True))
+            found.append(Wanted(chapter, normalize_text(chapter.text), False, True))
             continue
         if cache.get("normalized", normalized_key(chapter, rules, book.config.lang), ".json"):
             continue  # fixed before: neither the proof nor (usually) the parse needs it
         fixing = NormalizingChapter(chapter, rules, book.config.lang, cache, later=True)
         made.chapters[(chapter.id, chapter.text)] = fixing
         texts = fixing.pending.to_parse if fixing.pending is not None else []
-        if not texts:  # no fix: the parse stage reads the text as it is
-            found.append(Wanted(chapter, chapter.text, False, True))
         for n, text in enumerate(texts):  # the original first, then each fixed text
             found.append(Wanted(chapter, text, True, n > 0))
+        # The parse stage reads the last one (the fixes the proof nearly always accepts), in
+        # NFC, which the fixes leave for last: a chapter saved with decomposed Hangul (as
+        # macOS names files) would otherwise be read again, by a pandoc of its own.
+        final = normalize_text(texts[-1] if texts else chapter.text)
+        if final not in texts:
+            found.append(Wanted(chapter, final, False, True))
     return [item for item in found if needed(item, cache)]
 
 
