@@ -55,17 +55,7 @@ def _process() -> subprocess.Popen[bytes]:
         stdout=subprocess.PIPE,
     )
     _KEPT.append(proc)
-    if not _AT_EXIT:
-        atexit.register(forget)
-        _AT_EXIT.append(True)
     return proc
-
-
-# Whether :func:`forget` runs at exit.  A kept worker left to end by itself once this
-# process has gone is waited for by no one: what it cost (the whole compile, the
-# route's largest process) would be counted to no one, not to ``kobook build`` nor to
-# what measures it (``scripts/bench.py``'s wait4, a CI job's limits).
-_AT_EXIT: list[bool] = []
 
 
 def _ask(job: tuple[Any, ...], what: str, file: Path | str | None) -> Any:
@@ -136,3 +126,10 @@ def forget() -> None:
     with _LOCK:
         for proc in list(_KEPT):
             _end(proc)
+
+
+# At exit too: a kept worker left to end by itself once this process has gone is waited
+# for by no one, and what it cost (the whole compile, the route's largest process) would
+# be counted to no one, not to ``kobook build`` nor to what measures it
+# (``scripts/bench.py``'s wait4, a CI job's limits).  Without a worker it does nothing.
+atexit.register(forget)
