@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import socket
+import subprocess
+import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -205,11 +209,6 @@ def launch(html: str, pdf: Path, settings: dict[str, Any]) -> Worker:
     wait until the process had imported WeasyPrint, and start the next run that much
     later.
     """
-    import socket
-    import subprocess
-    import sys
-    from multiprocessing.connection import Connection
-
     source = pdf.with_suffix(".html")
     source.write_text(html, encoding="utf-8")
     mine, theirs = socket.socketpair()
@@ -249,8 +248,6 @@ def child(conn: Any) -> None:
 def stop(worker: Worker) -> None:
     """End a run's process: it ends by itself once its connection is closed (or it has
     painted); killed if it has not within seconds."""
-    import subprocess
-
     worker.conn.close()
     try:
         worker.process.wait(timeout=5)
