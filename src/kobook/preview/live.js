@@ -46,6 +46,84 @@
     return false;
   }
 
+  // Only pages changed (no style sheet, script or image): a chapter's new text can be put
+  // in place of the old one without reloading the page (update).
+  function onlyPages(pages) {
+    for (var i = 0; i < pages.length; i++) {
+      if (!/\.html$/.test(pages[i])) return false;
+    }
+    return true;
+  }
+
+  // The page's new version put in place: the chapter's text (its <article>), the table of
+  // contents and the pager, when nothing else of the page changed (its <head>, the book's
+  // title, the language, the break setting); else, or when anything fails, a reload.
+  // Faster than a reload (no new page to lay out, no style sheet or script to ask for
+  // again), and the reader keeps the scroll position, the focus and the search box.
+  // book.js hears "kobook:content" and sets up the new text (copy buttons, tabs, notes).
+  var fetching = false;
+  var again = false;
+  // The <head> as the page came (this script runs before book.js, which may add to it).
+  var served = withoutTitle(document.head);
+  function update() {
+    if (fetching) { again = true; return; }
+    fetching = true;
+    fetch(location.pathname, { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (text) {
+        if (!put(new DOMParser().parseFromString(text, "text/html"))) reload();
+      })
+      .catch(function () { reload(); })
+      .then(function () {
+        fetching = false;
+        if (again) { again = false; update(); }
+      });
+  }
+
+  function withoutTitle(head) {
+    var copy = head.cloneNode(true);
+    copy.querySelectorAll("title").forEach(function (n) { n.remove(); });
+    return copy;
+  }
+
+  function same(a, b, name) {
+    return a.getAttribute(name) === b.getAttribute(name);
+  }
+
+  function put(doc) {
+    var old = document.querySelectorAll("main article");
+    var fresh = doc.querySelectorAll("main article");
+    if (old.length !== 1 || fresh.length !== 1) return false;
+    var html = document.documentElement, next = doc.documentElement;
+    if (!same(html, next, "lang") || !same(html, next, "data-words")) return false;
+    if (document.body.classList.contains("break-syllables")
+        !== doc.body.classList.contains("break-syllables")) return false;
+    var title = document.querySelector(".topbar-title");
+    var newTitle = doc.querySelector(".topbar-title");
+    if (!title || !newTitle || !title.isEqualNode(newTitle)) return false;
+    if (!withoutTitle(doc.head).isEqualNode(served)) return false;
+    var parts = ["#sidebar", "main nav.pager"];
+    for (var i = 0; i < parts.length; i++) {
+      if (!document.querySelector(parts[i]) !== !doc.querySelector(parts[i])) return false;
+    }
+    fresh[0].querySelectorAll("script").forEach(function (n) { n.remove(); });
+    old[0].replaceWith(document.importNode(fresh[0], true));
+    parts.forEach(function (selector) {
+      var mine = document.querySelector(selector), theirs = doc.querySelector(selector);
+      if (!mine) return;
+      clear(mine);
+      for (var node = theirs.firstChild; node; node = node.nextSibling) {
+        mine.appendChild(document.importNode(node, true));
+      }
+    });
+    document.title = doc.title;
+    document.dispatchEvent(new CustomEvent("kobook:content"));
+    return true;
+  }
+
   function el(tag, cls, text) {
     var node = document.createElement(tag);
     if (cls) node.className = cls;
@@ -152,7 +230,9 @@
 
   var source = new EventSource("/__kobook/events");
   source.addEventListener("reload", function (event) {
-    if (concernsThisPage(data(event).pages)) reload();
+    var pages = data(event).pages;
+    if (!concernsThisPage(pages)) return;
+    if (onlyPages(pages) && window.fetch && window.DOMParser) update(); else reload();
   });
   source.addEventListener("status", function (event) { showStatus(data(event)); });
   source.addEventListener("pdf", function (event) {

@@ -81,30 +81,35 @@
     try { if (document.execCommand("copy")) { done(); } } catch (e) { /* nothing to do */ }
     document.body.removeChild(area);
   }
-  document.querySelectorAll("article pre").forEach(function (pre) {
-    var holder = pre.parentElement && pre.parentElement.classList.contains("sourceCode")
-      ? pre.parentElement : pre;
-    if (holder.querySelector("button.copy-code")) { return; }
-    var copy = document.createElement("button");
-    copy.type = "button";
-    copy.className = "copy-code";
-    copy.textContent = words.copy || "Copy";
-    copy.setAttribute("aria-label", words.copy || "Copy");
-    copy.addEventListener("click", function () {
-      var code = pre.querySelector("code") || pre;
-      copyText(code.textContent, function () {
-        copy.textContent = words.copied || "Copied";
-        setTimeout(function () { copy.textContent = words.copy || "Copy"; }, 1500);
+  function copyButtons() {
+    document.querySelectorAll("article pre").forEach(function (pre) {
+      var holder = pre.parentElement && pre.parentElement.classList.contains("sourceCode")
+        ? pre.parentElement : pre;
+      if (holder.querySelector("button.copy-code")) { return; }
+      var copy = document.createElement("button");
+      copy.type = "button";
+      copy.className = "copy-code";
+      copy.textContent = words.copy || "Copy";
+      copy.setAttribute("aria-label", words.copy || "Copy");
+      copy.addEventListener("click", function () {
+        var code = pre.querySelector("code") || pre;
+        copyText(code.textContent, function () {
+          copy.textContent = words.copied || "Copied";
+          setTimeout(function () { copy.textContent = words.copy || "Copy"; }, 1500);
+        });
       });
+      holder.insertBefore(copy, holder.firstChild);
     });
-    holder.insertBefore(copy, holder.firstChild);
-  });
+  }
 
   /* On this page: the chapter's sections, the one on screen marked as it scrolls. */
   var list = document.querySelector("nav.page-toc ol");
-  if (list) {
-    var headings = Array.prototype.slice.call(document.querySelectorAll("article h2[id], article h3[id]"));
-    var links = {};
+  var headings = [], links = {};
+  function pageToc() {
+    if (!list) { return; }
+    while (list.firstChild) { list.removeChild(list.firstChild); }
+    headings = Array.prototype.slice.call(document.querySelectorAll("article h2[id], article h3[id]"));
+    links = {};
     headings.forEach(function (heading) {
       var item = document.createElement("li");
       item.className = "level-" + heading.tagName.charAt(1);
@@ -117,20 +122,22 @@
       list.appendChild(item);
       links[heading.id] = link;
     });
-    if (!headings.length) { list.parentElement.hidden = true; }
-    var mark = function () {
-      var current = null;
-      headings.forEach(function (heading) {
-        if (heading.getBoundingClientRect().top < window.innerHeight * 0.25) { current = heading; }
-      });
-      current = current || headings[0];
-      Object.keys(links).forEach(function (id) {
-        links[id].classList.toggle("active", current !== undefined && current.id === id);
-      });
-    };
-    window.addEventListener("scroll", mark, { passive: true });
-    window.addEventListener("resize", mark);
-    mark();
+    list.parentElement.hidden = !headings.length;
+    markSection();
+  }
+  function markSection() {
+    var current = null;
+    headings.forEach(function (heading) {
+      if (heading.getBoundingClientRect().top < window.innerHeight * 0.25) { current = heading; }
+    });
+    current = current || headings[0];
+    Object.keys(links).forEach(function (id) {
+      links[id].classList.toggle("active", current !== undefined && current.id === id);
+    });
+  }
+  if (list) {
+    window.addEventListener("scroll", markSection, { passive: true });
+    window.addEventListener("resize", markSection);
   }
 
   /* Search: Pagefind's index in search/, loaded on first use.  Pagefind matches each
@@ -422,48 +429,50 @@
 
   /* Content tabs (MkDocs "=== 탭"): each .tab's label becomes a button; one tab shows at a
      time.  Without the script every tab is shown under its label, as in print. */
-  document.querySelectorAll("div.tabset").forEach(function (set, setIndex) {
-    var tabs = Array.prototype.filter.call(set.children, function (c) {
-      return c.classList.contains("tab");
-    });
-    if (tabs.length < 2) { return; }
-    var bar = document.createElement("div");
-    bar.className = "tab-bar";
-    bar.setAttribute("role", "tablist");
-    var buttons = tabs.map(function (tab, index) {
-      var label = tab.querySelector(":scope > .tab-title");
-      var b = document.createElement("button");
-      b.type = "button";
-      b.setAttribute("role", "tab");
-      b.id = "tabset-" + setIndex + "-" + index;
-      b.textContent = label ? label.textContent.trim() : String(index + 1);
-      tab.setAttribute("role", "tabpanel");
-      tab.setAttribute("aria-labelledby", b.id);
-      bar.appendChild(b);
-      return b;
-    });
-    function show(chosen) {
-      tabs.forEach(function (tab, index) {
-        var on = index === chosen;
-        tab.hidden = !on;
-        buttons[index].setAttribute("aria-selected", on ? "true" : "false");
-        buttons[index].tabIndex = on ? 0 : -1;
+  function tabsets() {
+    document.querySelectorAll("div.tabset").forEach(function (set, setIndex) {
+      var tabs = Array.prototype.filter.call(set.children, function (c) {
+        return c.classList.contains("tab");
       });
-    }
-    buttons.forEach(function (b, index) {
-      b.addEventListener("click", function () { show(index); });
-      b.addEventListener("keydown", function (event) {
-        var step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
-        if (!step) { return; }
-        var next = (index + step + tabs.length) % tabs.length;
-        show(next);
-        buttons[next].focus();
+      if (tabs.length < 2 || set.classList.contains("tabbed")) { return; }
+      var bar = document.createElement("div");
+      bar.className = "tab-bar";
+      bar.setAttribute("role", "tablist");
+      var buttons = tabs.map(function (tab, index) {
+        var label = tab.querySelector(":scope > .tab-title");
+        var b = document.createElement("button");
+        b.type = "button";
+        b.setAttribute("role", "tab");
+        b.id = "tabset-" + setIndex + "-" + index;
+        b.textContent = label ? label.textContent.trim() : String(index + 1);
+        tab.setAttribute("role", "tabpanel");
+        tab.setAttribute("aria-labelledby", b.id);
+        bar.appendChild(b);
+        return b;
       });
+      function show(chosen) {
+        tabs.forEach(function (tab, index) {
+          var on = index === chosen;
+          tab.hidden = !on;
+          buttons[index].setAttribute("aria-selected", on ? "true" : "false");
+          buttons[index].tabIndex = on ? 0 : -1;
+        });
+      }
+      buttons.forEach(function (b, index) {
+        b.addEventListener("click", function () { show(index); });
+        b.addEventListener("keydown", function (event) {
+          var step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+          if (!step) { return; }
+          var next = (index + step + tabs.length) % tabs.length;
+          show(next);
+          buttons[next].focus();
+        });
+      });
+      set.classList.add("tabbed");
+      set.insertBefore(bar, set.firstChild);
+      show(0);
     });
-    set.classList.add("tabbed");
-    set.insertBefore(bar, set.firstChild);
-    show(0);
-  });
+  }
 
   /* A footnote shows beside its number on hover or keyboard focus, as in Quarto and
      distill: the reader need not jump to the end of the page and back.  The note's own
@@ -501,12 +510,14 @@
     preview.style.top = ((below ? box.bottom + 6 : box.top - 6 - preview.offsetHeight) + window.scrollY) + "px";
     ref.setAttribute("aria-describedby", preview.id);
   }
-  document.querySelectorAll("article a.footnote-ref").forEach(function (ref) {
-    ref.addEventListener("mouseenter", function () { openNote(ref); });
-    ref.addEventListener("focus", function () { openNote(ref); });
-    ref.addEventListener("mouseleave", function () { closing = setTimeout(closeNote, 250); });
-    ref.addEventListener("blur", closeNote);
-  });
+  function footnoteRefs() {
+    document.querySelectorAll("article a.footnote-ref").forEach(function (ref) {
+      ref.addEventListener("mouseenter", function () { openNote(ref); });
+      ref.addEventListener("focus", function () { openNote(ref); });
+      ref.addEventListener("mouseleave", function () { closing = setTimeout(closeNote, 250); });
+      ref.addEventListener("blur", closeNote);
+    });
+  }
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && preview) { closeNote(); }
   });
@@ -524,6 +535,21 @@
         }
       });
   }
-  markScrollable();
   window.addEventListener("resize", markScrollable);
+
+  /* What the chapter's text needs, made once here and again each time kobook preview puts
+     a new text of the chapter in place without reloading the page (its "kobook:content"
+     event): the listeners above, on the page itself, stay. */
+  function enhance() {
+    copyButtons();
+    pageToc();
+    tabsets();
+    footnoteRefs();
+    markScrollable();
+  }
+  enhance();
+  document.addEventListener("kobook:content", function () {
+    closeNote();
+    enhance();
+  });
 })();
