@@ -39,7 +39,7 @@ from ..parse import reader_for
 from ..pipeline import Hooks, Memo, Parsed
 from ..transform import Context, Pass
 from ..transform.memo import PassMemo, fingerprint
-from .predict import foretold, same_but_automatic_ids
+from .predict import Foretold, foretold, same_but_automatic_ids
 
 
 @dataclass
@@ -78,6 +78,8 @@ class PreviewStages(Hooks):
         self._proofs: dict[str, PendingFix] = {}  # fixed text → its proof (one rebuild)
         # (reader, text) → the AST being made by pandoc while the proof runs (one rebuild).
         self._pending: dict[tuple[str, str], Future[Doc]] = {}
+        # (reader, text) → its AST being foretold while the checks run (one rebuild).
+        self._ahead: dict[tuple[str, str], Future[Foretold | None]] = {}
         self._pool: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------------ one rebuild
@@ -92,6 +94,7 @@ class PreviewStages(Hooks):
             self._pool.shutdown(wait=True, cancel_futures=True)
         self._pool = None
         self._pending.clear()
+        self._ahead.clear()
 
     def forget(self) -> None:
         """Drop the kept passes (they look at the files: images, embeds, links).  The kept
@@ -208,7 +211,8 @@ class PreviewStages(Hooks):
         if key in self._parsed or last is None or data is None or last[0] != key[0]:
             return None
         blocks, meta = marshal.loads(data)
-        told = foretold(last[1], blocks, key[1], key[0])
+        ahead = self._ahead.pop(key, None)
+        told = ahead.result() if ahead is not None else foretold(last[1], blocks, key[1], key[0])
         if told is None or self._pool is None:
             return None
         try:
@@ -263,9 +267,25 @@ class PreviewStages(Hooks):
         from ..normalize import normalize_text
 
         key = (reader_for(chapter), normalize_text(candidate))
-        if key in self._parsed or self._built.get(chapter.id) in self._parsed:
-            return  # kept, or foretold instead (and compared with the proof's parse, usually)
+        if key in self._parsed:
+            return  # kept
+        last = self._built.get(chapter.id)
+        if last is not None and last in self._parsed:
+            self._foretell_ahead(key, last)  # compared with the proof's parse, usually
+            return
         self._start_parse(chapter, key, cache)
+
+    def _foretell_ahead(self, key: tuple[str, str], last: tuple[str, str]) -> None:
+        """Foretell ``key``'s AST from ``last``'s in the rebuild's pool: pandoc reads the
+        edited paragraphs while the checks go on (:meth:`_foretell` takes the result)."""
+        data = self._parsed[last]
+        if self._pool is None or key in self._ahead or last[0] != key[0]:
+            return
+
+        def foretell() -> Foretold | None:
+            return foretold(last[1], marshal.loads(data)[0], key[1], key[0])
+
+        self._ahead[key] = self._pool.submit(foretell)
 
     def _start_parse(self, chapter: Chapter, key: tuple[str, str], cache: Cache) -> None:
         """Have pandoc parse ``key``'s text for ``chapter`` in the rebuild's pool (once)."""

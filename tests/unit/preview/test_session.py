@@ -165,6 +165,35 @@ def test_an_edited_paragraph_is_foretold_and_checked_against_pandoc(
     assert_same_as_full_build(session, tmp_path)
 
 
+def test_the_edited_paragraphs_are_read_while_the_checks_run(
+    make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a chapter with fixes the checks hand over the fixed text before they end: its
+    edited paragraphs are foretold then, in the rebuild's thread (pandoc reads them beside
+    the checks), and the parse stage takes what was foretold."""
+    import threading
+
+    from kobook.preview import stages
+
+    chapter = "# 처음\n\nＧＰＵ를 쓴다.\n\n둘째 문단입니다.\n"
+    root = make_book({"book/01.md": chapter}, metadata={"title": "작은 책"})
+    session = start(root, tmp_path)
+    threads: list[str] = []
+    real = stages.foretold
+
+    def where(*args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return real(*args)
+
+    monkeypatch.setattr(stages, "foretold", where)
+    update = session.rebuild({edit(root / "book/01.md", "둘째 문단입니다.", "고친 문단입니다.")})
+    assert update.ok, update.error
+    assert session.stages.foretold == (1, 1)
+    assert len(threads) == 1 and threads[0].startswith("kobook-parse")
+    assert "GPU를 쓴다" in (session.out / "ch01.html").read_text(encoding="utf-8")
+    assert_same_as_full_build(session, tmp_path)
+
+
 def test_a_foretold_ast_is_checked_against_the_proofs_parse(
     make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
