@@ -26,9 +26,11 @@ from .session import Session, Update
 log = logging.getLogger("kobook.preview")
 
 Publish = Callable[[Update], None]
-# A batch ends after this long without a new event: a save to the batch took 50–100 ms
-# at 50 ms, ~22 ms at 20 ms (the debounce still bounds a long stream of saves).
-DEFAULT_STEP_MS = 20
+# A batch ends once watchfiles finds no new event for this long (it looks every step, so
+# a save reaches the rebuild one to two steps after its last event); an editor's save
+# writes its events within a millisecond or two, and the debounce still bounds a long
+# stream of saves.
+DEFAULT_STEP_MS = 10
 DEFAULT_DEBOUNCE_MS = 400  # … or after this long in all (a long stream of saves)
 
 
