@@ -7,13 +7,14 @@ reads and writes, and transforms stay plain functions over plain data.
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 Node = dict[str, Any]
 # pandoc's names for raw HTML (``{=html}``, and what its readers write for HTML).
 HTML_FORMATS = ("html", "html4", "html5")
 Action = Callable[[Node], "Node | list[Node] | None"]
+A = TypeVar("A", bound=Callable[..., Any])
 
 
 def walk(value: Any, action: Action) -> Any:
@@ -102,6 +103,99 @@ def rewrite(value: Any, action: Action) -> Any:
         for item in value.values():
             rewrite(item, action)
     return value
+
+
+def acts_on(*kinds: str) -> Callable[[A], A]:
+    """Declare the node types an action acts on (it returns None for any other): in a
+    :func:`rewrite_chain` it is called for those only."""
+
+    def declared(action: A) -> A:
+        setattr(action, "kinds", frozenset(kinds))  # noqa: B010 (a function's attribute)
+        return action
+
+    return declared
+
+
+def rewrite_chain(value: Any, actions: Sequence[Action]) -> Any:
+    """Several :func:`rewrite` passes in one walk, in place: each node meets the actions in
+    order, and a node an action replaces is met by the later actions only (its
+    replacement and what is inside it), as in the passes one after another.  Returns
+    ``value``.
+
+    The one difference: a pass sees the whole tree after the passes before it, a link of
+    the chain sees a node before the earlier links have seen what is inside it.  So the
+    chain is the passes one after another when no action acts on a node that can lie
+    inside a node a later action replaces (headings are numbered before emphasis is
+    rebuilt: a heading is never inside emphasis), and actions that change a node in
+    place (a link's target, a formula's TeX) go anywhere.  Each writer's first passes
+    are such a chain: a walk of the chapter for all of them, not one each.  An action
+    declared with :func:`acts_on` is called for its node types only.
+    """
+    _Chain(tuple(actions)).run(value, 0)
+    return value
+
+
+class _Chain:
+    """The actions of a :func:`rewrite_chain`, and for each node type which of them act on it."""
+
+    def __init__(self, actions: tuple[Action, ...]) -> None:
+        self.actions = actions
+        self.kinds: list[frozenset[str] | None] = [getattr(a, "kinds", None) for a in actions]
+        self.acting: dict[str, tuple[int, ...]] = {}
+
+    def on(self, kind: str) -> tuple[int, ...]:
+        """The positions of the actions that act on nodes of ``kind``."""
+        found = self.acting.get(kind)
+        if found is None:
+            found = tuple(k for k, only in enumerate(self.kinds) if only is None or kind in only)
+            self.acting[kind] = found
+        return found
+
+    def run(self, value: Any, first: int) -> None:
+        """``value`` met by the actions from ``first`` on."""
+        if type(value) is list or isinstance(value, list):
+            i = 0
+            while i < len(value):
+                item = value[i]
+                kind = type(item)
+                if kind is str:
+                    i += 1
+                elif kind is dict or isinstance(item, dict):
+                    if "t" not in item:
+                        self.run(item, first)
+                        i += 1
+                        continue
+                    replaced = self.meet(item, first)
+                    if replaced is None:
+                        i += 1
+                    else:
+                        value[i : i + 1] = replaced
+                        i += len(replaced)
+                else:
+                    self.run(item, first)
+                    i += 1
+        elif isinstance(value, dict):
+            for item in value.values():
+                self.run(item, first)
+
+    def meet(self, node: Node, first: int) -> list[Node] | None:
+        """``node`` met by the actions from ``first`` on: None when each kept it (then its
+        children are met by them all), else what replaces it, met by the actions after the
+        one that replaced it."""
+        for k in self.on(node["t"]):
+            if k < first:
+                continue
+            result = self.actions[k](node)
+            if result is None:
+                continue
+            nodes = list(result) if isinstance(result, list) else [result]
+            if k + 1 < len(self.actions):
+                self.run(nodes, k + 1)
+            return nodes
+        content = node.get("c")
+        if content is not None and type(content) is not str:
+            self.run(content, first)
+        return None
 
 
 def walk_children(node: Node, action: Action) -> Node:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from kobook.parse import pandoc
-from kobook.parse.ast import copy_tree, rewrite, walk
+from kobook.parse.ast import acts_on, copy_tree, iter_nodes, rewrite, rewrite_chain, walk
 
 SOURCE = """\
 # 제목 {#top}
@@ -93,9 +93,92 @@ def test_a_replacement_is_not_visited_again() -> None:
     assert tree != before
 
 
-def test_iter_nodes_visits_what_walk_visits_in_the_same_order() -> None:
-    from kobook.parse.ast import iter_nodes
+def number_headers(node: dict[str, Any]) -> Any:
+    """A new heading with a number before its text (as the writers' heading numbers)."""
+    if node["t"] == "Header":
+        level, attrs, inlines = node["c"]
+        return {"t": "Header", "c": [level, attrs, [{"t": "Str", "c": "1."}, *inlines]]}
+    return None
 
+
+def rebuild_emphasis(node: dict[str, Any]) -> Any:
+    """A new emphasis made of copies of what was inside (as upright Hangul marks do)."""
+    if node["t"] == "Emph":
+        return {"t": "Emph", "c": walk(node["c"], lambda _n: None)}
+    return None
+
+
+def retarget_links(node: dict[str, Any]) -> None:
+    if node["t"] == "Link":
+        node["c"][2][0] = "other.html" + node["c"][2][0]
+
+
+CHAINS = [
+    [number_headers, rebuild_emphasis, retarget_links, replace_strings],
+    [drop_emphasis, replace_strings, change_in_place],
+    [rebuild_emphasis, retarget_links, number_headers],
+]
+
+
+@pytest.mark.parametrize("chain", CHAINS)
+def test_a_chain_makes_what_its_passes_make_one_after_another(
+    chain: list[Callable[[dict[str, Any]], Any]],
+) -> None:
+    """No action of these chains acts inside what a later one replaces (rewrite_chain)."""
+    expected = document()
+    for action in chain:
+        expected = rewrite(expected, action)
+    tree = document()
+    assert rewrite_chain(tree, chain) is tree  # in place
+    assert tree == expected
+    assert tree != document()
+
+
+def test_a_chain_walks_the_tree_once() -> None:
+    """Each node meets the first action once; what an action put in is met by the later
+    ones, not by that action again."""
+    met: list[str] = []
+    seen: list[Any] = []
+
+    def first(node: dict[str, Any]) -> Any:
+        met.append(node["t"])
+        return None
+
+    def exclaim(node: dict[str, Any]) -> Any:
+        return {"t": "Str", "c": node["c"] + "!"} if node["t"] == "Str" else None
+
+    def last(node: dict[str, Any]) -> Any:
+        seen.append(node)
+        return None
+
+    tree = document()
+    nodes = sum(1 for _ in iter_nodes(tree))
+    rewrite_chain(tree, [first, exclaim, last])
+    assert len(met) == nodes  # one walk
+    strings = [node["c"] for node in seen if node["t"] == "Str"]
+    assert len(strings) == met.count("Str") and all(s.endswith("!") for s in strings)
+    assert not any(s.endswith("!!") for s in strings)  # not met by exclaim again
+
+
+def test_an_action_declared_for_some_types_meets_only_those() -> None:
+    met: list[str] = []
+
+    @acts_on("Link", "Code")
+    def noted(node: dict[str, Any]) -> Any:
+        met.append(node["t"])
+        return None
+
+    chain = [acts_on("Header")(number_headers), noted, retarget_links]
+    expected = document()
+    for action in chain:
+        expected = rewrite(expected, action)
+    met.clear()  # rewrite calls it for every node
+    tree = rewrite_chain(document(), chain)
+    assert tree == expected  # the same as undeclared
+    assert sorted(set(met)) == ["Code", "Link"]
+
+
+def test_iter_nodes_visits_what_walk_visits_in_the_same_order() -> None:
     seen: list[int] = []
     tree = document()
     walk(tree, lambda node: seen.append(id(node)))

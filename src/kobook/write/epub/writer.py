@@ -43,7 +43,7 @@ from ...errors import Diagnostic
 from ...lang.words import Words
 from ...model import Book, Doc
 from ...parse import api_version
-from ...parse.ast import copy_tree, rewrite, walk
+from ...parse.ast import copy_tree, rewrite, rewrite_chain, walk
 from ...parse.pandoc import run_pandoc
 from ..shared import passes
 from ..shared.common import atomic_output, scratch
@@ -163,11 +163,16 @@ def prepare(
     """The EPUB's passes over one chapter, on a copy (the other writers see the original)."""
     blocks, removed = sanitize_blocks(copy_tree(doc.blocks), doc.chapter)
     problems += removed
-    blocks = passes.heading_numbers(blocks, book.config, keep_attribute=False)
-    blocks = passes.equation_numbers(blocks)
-    blocks = passes.upright_hangul(blocks)
-    blocks = passes.mathml_tex(blocks)
-    blocks = passes.code_languages(blocks)
+    blocks = rewrite_chain(  # one walk (see rewrite_chain)
+        blocks,
+        [
+            passes.heading_number(book.config, keep_attribute=False),
+            passes.equation_number,
+            passes.upright_emphasis,
+            passes.mathml_math,
+            passes.code_language,
+        ],
+    )
     problems += passes.undescribed_images(blocks, doc)  # before the placeholder is put in
     blocks = passes.image_alts(blocks, book.config.words.word("image"))
     blocks = passes.foreign_blocks(blocks, book.config.lang, book.config.original_lang)

@@ -28,7 +28,7 @@ from ...cache import Cache, atomic_write, digest
 from ...errors import Diagnostic
 from ...model import Book, Doc
 from ...model.bookindex import Group, Mark
-from ...parse.ast import copy_tree, iter_nodes, keyval
+from ...parse.ast import acts_on, copy_tree, iter_nodes, keyval, rewrite_chain
 from ...transform.remote import REMOTE_ATTR
 from ...version import __version__
 from ..shared import passes, svgclean
@@ -107,19 +107,25 @@ def site_passes(
     Each looks at one node at a time, or one list of inlines (no counters, no
     state from the blocks before): ``blockprep`` runs them on one block at a time.
     """
-    blocks = passes.heading_numbers(blocks, book.config)
-    blocks = passes.equation_numbers(blocks)
-    blocks = passes.upright_hangul(blocks)
-    blocks = passes.mathml_tex(blocks)
-    blocks = passes.code_languages(blocks)
-    blocks = site_remote_images(blocks)
+    blocks = rewrite_chain(  # one walk (see rewrite_chain): the rest are passes of their own
+        blocks,
+        [
+            passes.heading_number(book.config),
+            passes.equation_number,
+            passes.upright_emphasis,
+            passes.mathml_math,
+            passes.code_language,
+            site_remote_image,
+            passes.page_link(pages, page),  # a target: none of the passes below reads one
+        ],
+    )
     blocks = passes.image_alts(blocks, book.config.words.word("image"))
     blocks = passes.details_html(blocks)
     blocks = passes.embeds_html(blocks)
     blocks = passes.foreign_blocks(blocks, book.config.lang, book.config.original_lang)
     if korean:
         blocks = passes.keep_words_in_browsers(blocks)
-    return passes.rewrite_links(blocks, pages, page)
+    return blocks
 
 
 Preparer = Callable[[Doc, Book, dict[str, str]], tuple[list[Any], list[Diagnostic]]]
@@ -248,13 +254,13 @@ def remote_copies(docs: list[Doc]) -> dict[str, str]:
     return found
 
 
-def site_remote_images(blocks: list[Any]) -> list[Any]:
-    """Downloaded remote images point at their copy in the site (never at the server)."""
-    for node in iter_nodes(blocks):
-        if node["t"] == "Image" and keyval(node["c"][0], REMOTE_ATTR) is not None:
-            node["c"][2][0] = f"{REMOTE_DIR}/{Path(node['c'][2][0]).name}"
-            node["c"][0][2] = [kv for kv in node["c"][0][2] if kv[0] != REMOTE_ATTR]
-    return blocks
+@acts_on("Image")
+def site_remote_image(node: dict[str, Any]) -> None:
+    """A downloaded remote image points at its copy in the site (never at the server): an
+    action, in place."""
+    if node["t"] == "Image" and keyval(node["c"][0], REMOTE_ATTR) is not None:
+        node["c"][2][0] = f"{REMOTE_DIR}/{Path(node['c'][2][0]).name}"
+        node["c"][0][2] = [kv for kv in node["c"][0][2] if kv[0] != REMOTE_ATTR]
 
 
 def write_html(

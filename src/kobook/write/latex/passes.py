@@ -21,6 +21,7 @@ from ...parse.ast import (
     raw_block,
     raw_inline,
     rewrite,
+    rewrite_chain,
     stringify,
     walk,
 )
@@ -399,8 +400,7 @@ def prepare(
     blocks = anchored_figures(blocks)
     blocks = callouts(blocks)
     blocks = book_blocks(blocks, book.config.language == "en")
-    blocks = passes.upright_hangul(blocks)
-    blocks = passes.code_languages(blocks)
+    blocks = rewrite_chain(blocks, [passes.upright_emphasis, passes.code_language])
     blocks = passes.wrap_code(blocks, setup.code_columns)
     layout = setup.layout
     text_width = layout.text_width

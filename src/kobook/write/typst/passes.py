@@ -14,7 +14,16 @@ from ...boundary import within
 from ...cache import Cache, digest
 from ...errors import Diagnostic, Location
 from ...model import Book, Doc
-from ...parse.ast import copy_tree, iter_nodes, raw_block, raw_inline, rewrite, stringify, walk
+from ...parse.ast import (
+    copy_tree,
+    iter_nodes,
+    raw_block,
+    raw_inline,
+    rewrite,
+    rewrite_chain,
+    stringify,
+    walk,
+)
 from ...transform.links import is_attachment
 from ..shared import passes, svgclean
 from ..shared.imagefiles import convert_image
@@ -386,8 +395,7 @@ def prepare(
     blocks = listing_heads(anchors(blocks))
     blocks = equations(blocks)
     blocks = callouts(blocks)
-    blocks = passes.upright_hangul(blocks)
-    blocks = code_tags(passes.code_languages(blocks))
+    blocks = code_tags(rewrite_chain(blocks, [passes.upright_emphasis, passes.code_language]))
     blocks = passes.wrap_code(blocks, setup.code_columns)
     layout = setup.layout
     text_width = layout.text_width

@@ -21,7 +21,7 @@ from ...cache import Cache, digest
 from ...errors import Diagnostic, KobookError, Location
 from ...model import Book, Doc
 from ...model.colophon import colophon
-from ...parse.ast import copy_tree, iter_nodes
+from ...parse.ast import copy_tree, iter_nodes, rewrite_chain
 from ...reproducible import w3c_datetime
 from ...version import __version__
 from ..shared import passes
@@ -64,10 +64,15 @@ def prepare(
     """
     blocks, removed = sanitize_blocks(copy_tree(doc.blocks), doc.chapter)
     problems += removed
-    blocks = passes.heading_numbers(blocks, book.config)
-    blocks = passes.equation_numbers(blocks)
-    blocks = passes.upright_hangul(blocks)
-    blocks = passes.code_languages(blocks)
+    blocks = rewrite_chain(  # one walk (see rewrite_chain)
+        blocks,
+        [
+            passes.heading_number(book.config),
+            passes.equation_number,
+            passes.upright_emphasis,
+            passes.code_language,
+        ],
+    )
     blocks = passes.wrap_code(blocks, setup.code_columns)
     blocks = passes.table_cell_words(blocks, nowrap)
     if book.config.print_master:

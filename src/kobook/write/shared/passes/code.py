@@ -4,8 +4,9 @@ wrapped at token boundaries to the columns a page has (and back, for copying).""
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
-from ....parse.ast import iter_nodes
+from ....parse.ast import acts_on, iter_nodes
 from .base import Blocks
 from .words import glued
 
@@ -26,13 +27,19 @@ CODE_ALIASES = {
 def code_languages(blocks: Blocks) -> Blocks:
     """Map language names pandoc's highlighter lacks (``cuda``) to close ones (``cpp``)."""
     for node in iter_nodes(blocks):
-        if node["t"] == "CodeBlock":
-            classes = node["c"][0][1]
-            for name in list(classes):
-                alias = CODE_ALIASES.get(name.lower())
-                if alias and alias not in classes:
-                    classes.insert(0, alias)
+        code_language(node)
     return blocks
+
+
+@acts_on("CodeBlock")
+def code_language(node: dict[str, Any]) -> None:
+    """:func:`code_languages` of one node, in place (an action that replaces nothing)."""
+    if node["t"] == "CodeBlock":
+        classes = node["c"][0][1]
+        for name in list(classes):
+            alias = CODE_ALIASES.get(name.lower())
+            if alias and alias not in classes:
+                classes.insert(0, alias)
 
 
 # --- Code blocks: wrap long lines at token boundaries, with a continuation mark -------------

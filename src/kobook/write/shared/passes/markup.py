@@ -12,7 +12,19 @@ from ....cache import Cache
 from ....errors import Diagnostic
 from ....lang.script import untranslated
 from ....model import Doc
-from ....parse.ast import attr, iter_nodes, keyval, raw_block, raw_inline, rewrite, stringify, walk
+from ....parse.ast import (
+    Action,
+    acts_on,
+    attr,
+    iter_nodes,
+    keyval,
+    raw_block,
+    raw_inline,
+    rewrite,
+    stringify,
+    walk,
+)
+from ....transform.math_macros import for_mathml
 from ..mathsvg import MathError, img_tag, render_math
 from .base import Blocks
 
@@ -76,18 +88,22 @@ def math_as_svg(
 
 def rewrite_links(blocks: Blocks, page_of: dict[str, str], current: str) -> Blocks:
     """``#id`` → ``other-chapter.html#id`` when the id lives on another page."""
+    return rewrite(blocks, page_link(page_of, current))
 
-    def action(node: dict[str, Any]) -> Any:
-        if node["t"] != "Link":
-            return None
-        url = node["c"][2][0]
-        if url.startswith("#"):
-            page = page_of.get(url[1:])
-            if page and page != current:
-                node["c"][2][0] = f"{page}{url}"
-        return None
 
-    return rewrite(blocks, action)
+def page_link(page_of: dict[str, str], current: str) -> Action:
+    """:func:`rewrite_links` as one action, in place (it replaces nothing)."""
+
+    @acts_on("Link")
+    def action(node: dict[str, Any]) -> None:
+        if node["t"] == "Link":
+            url = node["c"][2][0]
+            if url.startswith("#"):
+                page = page_of.get(url[1:])
+                if page and page != current:
+                    node["c"][2][0] = f"{page}{url}"
+
+    return action
 
 
 def details_html(blocks: Blocks) -> Blocks:
@@ -250,12 +266,16 @@ def undescribed_images(blocks: Blocks, doc: Doc) -> list[Diagnostic]:
 def mathml_tex(blocks: Blocks) -> Blocks:
     """Math in the TeX texmath reads for MathML (``\\textcolor``, size switches: see
     ``for_mathml``): the site and the EPUB."""
-    from ....transform.math_macros import for_mathml
-
     for node in iter_nodes(blocks):
-        if node["t"] == "Math":
-            node["c"][1] = for_mathml(node["c"][1])
+        mathml_math(node)
     return blocks
+
+
+@acts_on("Math")
+def mathml_math(node: dict[str, Any]) -> None:
+    """:func:`mathml_tex` of one node, in place (an action that replaces nothing)."""
+    if node["t"] == "Math":
+        node["c"][1] = for_mathml(node["c"][1])
 
 
 def page_breaks(blocks: Blocks, raw: Callable[[str], Any]) -> Blocks:

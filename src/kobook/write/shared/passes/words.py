@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ....korean.hangul import has_hangul
-from ....parse.ast import attr, iter_nodes, rewrite, stringify, walk
+from ....parse.ast import acts_on, attr, iter_nodes, rewrite, stringify, walk
 from ..fontcoverage import covers
 from ..fonts import emoji_families
 from .base import Blocks
@@ -19,21 +19,24 @@ from .base import Blocks
 
 def upright_hangul(blocks: Blocks) -> Blocks:
     """Hangul inside emphasis is never slanted: mark it so the CSS sets it upright in sans."""
+    return rewrite(blocks, upright_emphasis)
 
-    def mark(node: dict[str, Any]) -> Any:
-        """Inside emphasis: every Hangul word, however deeply nested (bold, links)."""
-        if node["t"] == "Str" and has_hangul(node["c"]):
-            return {"t": "Span", "c": [attr("", ["hangul"]), [node]]}
-        if node["t"] == "Span" and "hangul" in node["c"][0][1]:
-            return node
-        return None
 
-    def action(node: dict[str, Any]) -> Any:
-        if node["t"] == "Emph":
-            return {"t": "Emph", "c": walk(node["c"], mark)}
-        return None
+def upright_hangul_mark(node: dict[str, Any]) -> Any:
+    """Inside emphasis: every Hangul word, however deeply nested (bold, links)."""
+    if node["t"] == "Str" and has_hangul(node["c"]):
+        return {"t": "Span", "c": [attr("", ["hangul"]), [node]]}
+    if node["t"] == "Span" and "hangul" in node["c"][0][1]:
+        return node
+    return None
 
-    return rewrite(blocks, action)
+
+@acts_on("Emph")
+def upright_emphasis(node: dict[str, Any]) -> Any:
+    """:func:`upright_hangul` as one action: an emphasis with its Hangul marked, or None."""
+    if node["t"] == "Emph":
+        return {"t": "Emph", "c": walk(node["c"], upright_hangul_mark)}
+    return None
 
 
 # Emoji: pictographs, dingbats, flags and keycaps, with their joiners and selectors.
