@@ -68,7 +68,9 @@ def shows(browser: Any, text: str) -> bool:
     return bool(
         until(
             lambda: browser.execute_script(
-                "return document.body.textContent.includes(arguments[0])", text
+                # a page being reloaded may have no body yet
+                "return !!document.body && document.body.textContent.includes(arguments[0])",
+                text,
             ),
             True,
         )
@@ -111,7 +113,9 @@ def test_a_new_style_sheet_reloads_the_page(browser: Any, url: str, make_book: B
     opened(browser, url)
     make_book({"templates/html/extra.css": "body { outline: 3px solid rgb(1, 2, 3); }\n"})
     assert until(
-        lambda: browser.execute_script("return getComputedStyle(document.body).outlineColor"),
+        lambda: browser.execute_script(
+            "return document.body && getComputedStyle(document.body).outlineColor"
+        ),
         "rgb(1, 2, 3)",
     )
     assert browser.execute_script("return window.__kept") is None
