@@ -6,8 +6,10 @@ import functools
 import json
 import os
 import shutil
+import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .. import limits, tools
 from ..cache import Cache, digest
@@ -21,7 +23,19 @@ READER = "markdown-east_asian_line_breaks"
 
 @functools.cache
 def pandoc_path() -> str:
-    """Path of the pandoc binary: pypandoc-binary's, else one on PATH."""
+    """Path of the pandoc binary: ``PYPANDOC_PANDOC`` (pypandoc's own override), else the
+    one pypandoc-binary ships, else pypandoc's search, else one on PATH.
+
+    The shipped binary is found beside pypandoc without importing it: pypandoc's search
+    runs ``pandoc --version`` on every candidate (one on PATH too, which it prefers when
+    newer), and its import takes a few hundredths of a second of every build.
+    """
+    chosen = os.environ.get("PYPANDOC_PANDOC")
+    if chosen and Path(chosen).is_file():
+        return chosen
+    shipped = shipped_pandoc()
+    if shipped is not None:
+        return str(shipped)
     try:
         import pypandoc
 
@@ -40,7 +54,47 @@ def pandoc_path() -> str:
     )
 
 
-@functools.cache
+def shipped_pandoc() -> Path | None:
+    """pypandoc-binary's pandoc (``pypandoc/files/pandoc``), if it is installed."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pypandoc")
+    if spec is None or spec.origin is None:
+        return None
+    files = Path(spec.origin).parent / "files"
+    for name in ("pandoc", "pandoc.exe"):
+        binary = files / name
+        if binary.is_file() and os.access(binary, os.X_OK):
+            return binary
+    return None
+
+
+T = TypeVar("T")
+
+
+class Once(Generic[T]):
+    """``functools.cache`` of a function without arguments that runs it once even when two
+    threads ask at the same moment (the prefetch's two pandoc runs start together: each
+    ran ``pandoc --version`` and the ``+RTS`` probe of its own).  A failure is not kept."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make = make
+        self._lock = threading.Lock()
+        self._value: list[T] = []
+        functools.update_wrapper(self, make)
+
+    def __call__(self) -> T:
+        with self._lock:
+            if not self._value:
+                self._value.append(self._make())
+            return self._value[0]
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._value.clear()
+
+
+@Once
 def memory_options() -> tuple[str, ...]:
     """GHC runtime options: pandoc's heap capped at :data:`~kobook.limits.PANDOC_MEMORY`.
 
@@ -63,7 +117,7 @@ def memory_options() -> tuple[str, ...]:
     return options if proc.returncode == 0 else ()
 
 
-@functools.cache
+@Once
 def pandoc_version() -> str:
     proc = tools.run(
         [pandoc_path(), "--version"],

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -78,3 +80,65 @@ def test_many_documents_written_in_one_go_and_a_broken_one_is_none() -> None:
     args = ["--mathml", "--wrap=none"]
     assert written[:3] == [ast_to(doc, "html5", args) for doc in docs]
     assert written[3] is None
+
+
+def test_a_probe_two_threads_ask_for_at_once_runs_once() -> None:
+    """The prefetch's two pandoc runs start together: pandoc's version and its +RTS probe
+    must still be asked of pandoc once (each thread ran its own before)."""
+    import threading
+    import time
+
+    calls: list[int] = []
+    both = threading.Barrier(2)
+
+    def make() -> str:
+        calls.append(1)
+        time.sleep(0.05)  # the other thread arrives meanwhile
+        return "3.1"
+
+    once = pandoc.Once(make)
+
+    def ask() -> None:
+        both.wait()
+        assert once() == "3.1"
+
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(calls) == 1
+    once.cache_clear()
+    assert once() == "3.1" and len(calls) == 2
+    assert isinstance(pandoc.memory_options, pandoc.Once)
+    assert isinstance(pandoc.pandoc_version, pandoc.Once)
+
+
+def test_the_shipped_pandoc_is_found_without_pypandocs_search(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """pypandoc's search imports pypandoc and runs ``pandoc --version`` on each candidate:
+    kobook takes the binary pypandoc-binary ships, beside pypandoc, without either;
+    ``PYPANDOC_PANDOC`` (pypandoc's override) still chooses another."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from kobook.parse.pandoc import pandoc_path; "
+        "print(pandoc_path(), 'pypandoc' in sys.modules)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYPANDOC_PANDOC"}
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env
+    )
+    path, imported = out.stdout.split()
+    assert path == str(pandoc.shipped_pandoc()) and imported == "False"
+    fake = tmp_path / "pandoc"
+    fake.write_text("#!/bin/sh\n", encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PYPANDOC_PANDOC", str(fake))
+    pandoc.pandoc_path.cache_clear()
+    try:
+        assert pandoc.pandoc_path() == str(fake)
+    finally:
+        pandoc.pandoc_path.cache_clear()
