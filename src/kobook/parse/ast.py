@@ -152,7 +152,9 @@ class _Chain:
         return found
 
     def run(self, value: Any, first: int) -> None:
-        """``value`` met by the actions from ``first`` on."""
+        """``value`` met by the actions from ``first`` on.  The same walk as :func:`rewrite`,
+        kept apart from it: a pass of one action, every transform pass, walks a chapter in
+        half the time without the chain's bookkeeping."""
         if type(value) is list or isinstance(value, list):
             i = 0
             while i < len(value):

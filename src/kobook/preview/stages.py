@@ -79,7 +79,7 @@ class PreviewStages(Hooks):
         # (reader, text) → the AST being made by pandoc while the proof runs (one rebuild).
         self._pending: dict[tuple[str, str], Future[Doc]] = {}
         # (reader, text) → its AST being foretold while the checks run (one rebuild).
-        self._ahead: dict[tuple[str, str], Future[Foretold | None]] = {}
+        self._ahead: dict[tuple[str, str], Future[tuple[Foretold | None, Any]]] = {}
         self._pool: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------------ one rebuild
@@ -210,9 +210,12 @@ class PreviewStages(Hooks):
         data = self._parsed.get(last) if last is not None else None
         if key in self._parsed or last is None or data is None or last[0] != key[0]:
             return None
-        blocks, meta = marshal.loads(data)
         ahead = self._ahead.pop(key, None)
-        told = ahead.result() if ahead is not None else foretold(last[1], blocks, key[1], key[0])
+        if ahead is not None:
+            told, meta = ahead.result()
+        else:
+            blocks, meta = marshal.loads(data)
+            told = foretold(last[1], blocks, key[1], key[0])
         if told is None or self._pool is None:
             return None
         try:
@@ -278,12 +281,13 @@ class PreviewStages(Hooks):
     def _foretell_ahead(self, key: tuple[str, str], last: tuple[str, str]) -> None:
         """Foretell ``key``'s AST from ``last``'s in the rebuild's pool: pandoc reads the
         edited paragraphs while the checks go on (:meth:`_foretell` takes the result)."""
-        data = self._parsed[last]
         if self._pool is None or key in self._ahead or last[0] != key[0]:
             return
+        data = self._parsed[last]
 
-        def foretell() -> Foretold | None:
-            return foretold(last[1], marshal.loads(data)[0], key[1], key[0])
+        def foretell() -> tuple[Foretold | None, Any]:
+            blocks, meta = marshal.loads(data)
+            return foretold(last[1], blocks, key[1], key[0]), meta
 
         self._ahead[key] = self._pool.submit(foretell)
 
