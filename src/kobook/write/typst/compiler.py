@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import os
+import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from datetime import datetime
 from pathlib import Path
@@ -34,6 +37,7 @@ from . import worker as protocol
 
 _LOCK = threading.Lock()
 _KEPT: list[subprocess.Popen[bytes]] = []
+_PRINTED: dict[int, Any] = {}  # a worker's pid → the file its standard error goes to
 
 
 class TypstFailed(Exception):
@@ -45,17 +49,44 @@ class TypstFailed(Exception):
 
 
 def _process() -> subprocess.Popen[bytes]:
-    """The kept worker, started when there is none (or it died)."""
+    """The kept worker, started when there is none (or it died).  What it prints goes to a
+    file of its own (:data:`_PRINTED`), read only when it dies: never to the terminal."""
     if _KEPT and _KEPT[0].poll() is None:
         return _KEPT[0]
     _KEPT.clear()
+    printed = tempfile.TemporaryFile()  # noqa: SIM115 (kept with the worker, closed in _end)
     proc = tools.start(
         [sys.executable, "-I", protocol.__file__, str(limits.TYPST_MEMORY)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
+        stderr=printed,
     )
+    _PRINTED[proc.pid] = printed
     _KEPT.append(proc)
     return proc
+
+
+def _last_words(proc: subprocess.Popen[bytes]) -> str:
+    """The end of what the worker printed (Rust's message when the compiler aborted)."""
+    printed = _PRINTED.get(proc.pid)
+    if printed is None:
+        return ""
+    printed.seek(0, os.SEEK_END)
+    printed.seek(max(0, printed.tell() - 4000))
+    return printed.read().decode("utf-8", "replace")
+
+
+def _ran_out_of_memory(proc: subprocess.Popen[bytes], reply: Any) -> bool:
+    """Did the worker stop for want of memory?  Its own MemoryError answers so; Rust's
+    allocator aborts the process after saying ``memory allocation of N bytes failed``,
+    and the kernel's OOM killer sends SIGKILL."""
+    if reply == ("memory",):
+        return True
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=5)
+    if proc.returncode in (-signal.SIGABRT, -signal.SIGKILL):
+        return True
+    return "memory allocation of" in _last_words(proc)
 
 
 def _ask(job: tuple[Any, ...], what: str, file: Path | str | None) -> Any:
@@ -84,6 +115,17 @@ def _ask(job: tuple[Any, ...], what: str, file: Path | str | None) -> Any:
                 "Typst template (templates/typst/) and what this chapter gives Typst",
             )
         reply = answer[0] if answer else None
+        if reply is None and not _ran_out_of_memory(proc, reply):
+            words = " ".join(_last_words(proc).split())[-300:]
+            _end(proc)
+            raise KobookError(
+                f"the Typst compiler stopped ({what}) with exit status {proc.returncode}"
+                + (f": {words}" if words else ""),
+                code="TYP001",
+                file=file,
+                hint="build with --engine weasyprint meanwhile, and report the book that "
+                "stops it to kobook",
+            )
         if reply is None or reply == ("memory",):
             _end(proc)
             raise KobookError(
@@ -100,6 +142,9 @@ def _ask(job: tuple[Any, ...], what: str, file: Path | str | None) -> Any:
 def _end(proc: subprocess.Popen[bytes]) -> None:
     tools.stop(proc)
     tools.forget(proc)
+    printed = _PRINTED.pop(proc.pid, None)
+    if printed is not None:
+        printed.close()
     if _KEPT and _KEPT[0] is proc:
         _KEPT.clear()
 

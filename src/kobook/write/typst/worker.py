@@ -63,6 +63,13 @@ class Worker:
             pdf, warnings = self.compiler.compile_with_warnings(timestamp=timestamp)
         except typst.TypstError as error:
             return ("error", text_of(error))
+        except MemoryError:
+            raise
+        except BaseException as error:  # a panic in the compiler (pyo3's PanicException)
+            if isinstance(error, (KeyboardInterrupt, SystemExit)):
+                raise
+            self.key = self.compiler = None  # not kept: its state is unknown
+            return ("error", f"the Typst compiler failed: {error}")
         return ("pdf", pdf, [text_of(w) for w in warnings])
 
     def evaluate(self, root: str, codes: list[str]) -> Any:
@@ -88,7 +95,9 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     worker = Worker()
     # Answers go out on a copy of standard output; what the compiler itself might print
-    # goes to standard error and cannot break a message.
+    # goes to standard error and cannot break a message.  The build gives standard error
+    # a file of its own (:mod:`.compiler`): a compiler that runs out of memory prints
+    # Rust's message, and its backtrace where ``RUST_BACKTRACE`` is set, before it aborts.
     stdin, stdout = sys.stdin.buffer, os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     while (job := read_message(stdin)) is not None:
