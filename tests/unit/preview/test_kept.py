@@ -8,6 +8,7 @@ does not fork workers only to find every formula already drawn.
 from __future__ import annotations
 
 import concurrent.futures
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,11 +22,23 @@ from tests.conftest import BookMaker
 BOOK = {"book/01.md": "# 처음\n\n첫 장의 본문입니다.\n", "book/02.md": "# 둘째\n\n둘째 장.\n"}
 
 
+@pytest.fixture
+def sessions() -> Iterator[list[Session]]:
+    """The sessions a test opens, closed after it: a session left open keeps its threads
+    (the parse pool, the search index), and a later build in this process then does not
+    fork (``forked.Ahead``), which a test of forking sees."""
+    opened: list[Session] = []
+    yield opened
+    for session in opened:
+        session.close()
+
+
 def test_templates_environment_is_kept_until_the_templates_change(
-    make_book: BookMaker, tmp_path: Path
+    make_book: BookMaker, tmp_path: Path, sessions: list[Session]
 ) -> None:
     root = make_book(BOOK)
     session = Session(root, cache_dir=tmp_path / "cache")
+    sessions.append(session)
     assert session.build().ok
     env = session._env
     chapter = root / "book" / "01.md"
@@ -50,12 +63,16 @@ def test_templates_environment_is_kept_until_the_templates_change(
 
 
 def test_prefetch_starts_no_workers_when_the_math_is_drawn(
-    make_book: BookMaker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_book: BookMaker,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    sessions: list[Session],
 ) -> None:
     formulas = [f"x^{{{n}}} + y_{{{n}}}" for n in range(20)]
     text = "# 수식\n\n" + "\n\n".join(f"식 ${tex}$ 입니다." for tex in formulas) + "\n"
     root = make_book({"book/01.md": text})
     session = Session(root, cache_dir=tmp_path / "cache")
+    sessions.append(session)
     assert session.build().ok
     assert session.good is not None
     docs, book = session.good.docs, session.good.book
@@ -87,7 +104,9 @@ def png_of(width: int, height: int) -> bytes:
     return buffer.getvalue()
 
 
-def test_a_kept_page_body_gets_an_images_new_size(make_book: BookMaker, tmp_path: Path) -> None:
+def test_a_kept_page_body_gets_an_images_new_size(
+    make_book: BookMaker, tmp_path: Path, sessions: list[Session]
+) -> None:
     """A page body keeps each image's pixel size (the browser holds its place): the bodies
     of the chapters not edited are kept between saves, and let go when an image changes."""
     root = make_book({**BOOK, "book/02.md": "# 둘째\n\n![그림](images/a.png)\n"})
@@ -95,6 +114,7 @@ def test_a_kept_page_body_gets_an_images_new_size(make_book: BookMaker, tmp_path
     image.parent.mkdir()
     image.write_bytes(png_of(40, 20))
     session = Session(root, cache_dir=tmp_path / "cache")
+    sessions.append(session)
     assert session.build().ok
     page = session.out / "02.html"
     assert 'width="40" height="20"' in page.read_text(encoding="utf-8")
@@ -109,7 +129,7 @@ def test_a_kept_page_body_gets_an_images_new_size(make_book: BookMaker, tmp_path
 
 
 def test_the_index_page_follows_an_edited_chapters_marks(
-    make_book: BookMaker, tmp_path: Path
+    make_book: BookMaker, tmp_path: Path, sessions: list[Session]
 ) -> None:
     """Each chapter's index marks are kept with its AST; a save that adds one updates
     the index page, and the other chapter's kept marks stay in it."""
@@ -120,6 +140,7 @@ def test_the_index_page_follows_an_edited_chapters_marks(
         }
     )
     session = Session(root, cache_dir=tmp_path / "cache")
+    sessions.append(session)
     assert session.build().ok
     index = session.out / "genindex.html"
     assert "텐서" in index.read_text(encoding="utf-8")
