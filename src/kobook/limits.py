@@ -200,6 +200,13 @@ Each pandoc run reserves it once; two runs at once cost 128 MB.
 XELATEX_TIMEOUT = 900.0
 """Seconds for the whole latexmk (or xelatex) run of a book: all its passes."""
 
+WEASYPRINT_TIMEOUT = 900.0
+"""Seconds for WeasyPrint to lay out and paint a book (LIMIT006), as for XeLaTeX.
+
+WeasyPrint lays out in Python with no limit of its own: one table of 800 columns
+took 180 s.  The 600-page Rust book takes about 100 s; the playbook 11 s.
+"""
+
 TOOL_TIMEOUT = 30.0
 """Seconds for a small helper: rsvg-convert on one image, fc-match, fc-list, kpsewhich."""
 

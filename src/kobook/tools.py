@@ -17,7 +17,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +109,48 @@ def stop(proc: subprocess.Popen[Any]) -> None:
     with contextlib.suppress(OSError):
         proc.kill()
     proc.wait()
+
+
+@contextlib.contextmanager
+def deadline(seconds: float, what: str, file: Path | str | None, hint: str) -> Iterator[None]:
+    """Stop the work inside after ``seconds`` with LIMIT006, for work done in this process
+    (WeasyPrint lays out in Python): a timer signal raises the error in the main thread,
+    and every ``finally`` on the way up runs (the layout processes are stopped, the
+    temporary outputs removed).
+
+    Only the main thread receives signals, so elsewhere (kobook used as a library from
+    a thread) there is no limit.  An error the work swallowed on its way up (WeasyPrint
+    catches ``BaseException`` around an SVG image) is raised again on the way out.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "setitimer"
+    ):
+        yield
+        return
+    error = KobookError(
+        f"{what} took longer than {seconds:g} s and was stopped",
+        code="LIMIT006",
+        file=file,
+        hint=hint,
+    )
+    fired: list[KobookError] = []
+
+    def handler(signum: int, frame: object) -> None:
+        fired.append(error)
+        # Again later, should this one be swallowed: not sooner than the clean-up on the
+        # way up takes (a layout process is given 5 s to end), or it would cut it short.
+        signal.setitimer(signal.ITIMER_REAL, 30.0)
+        raise error
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+    if fired:
+        raise fired[0]
 
 
 class Interrupted(KeyboardInterrupt):

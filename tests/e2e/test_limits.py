@@ -355,6 +355,36 @@ def test_sigterm_during_a_real_pdf_layout(make_book: BookMaker) -> None:
     assert leftovers(root / "dist") == [] and not (root / "dist" / "book.pdf").exists()
 
 
+LIMITED_LAYOUT = """
+import sys
+from kobook import limits
+from kobook.cli import run
+limits.WEASYPRINT_TIMEOUT = 1.0
+sys.argv = ["kobook", *sys.argv[1:]]
+run()
+"""
+
+
+def test_a_weasyprint_layout_past_its_limit_is_stopped(make_book: BookMaker) -> None:
+    """WeasyPrint lays out in Python, in this process and in its layout processes: past
+    WEASYPRINT_TIMEOUT (here 1 s, for a book that takes far longer) the build ends with
+    LIMIT006 naming the book, and leaves no PDF and no temporary file."""
+    paragraph = "한국어 문장이 여기에 있습니다. 레이아웃에 시간이 걸리도록 조금 길게 씁니다. " * 3
+    chapters = {f"book/{n:02d}.md": f"# 장 {n}\n\n" + f"{paragraph}\n\n" * 40 for n in range(1, 31)}
+    root = make_book(chapters)
+    (root / "dist").mkdir()
+    result = subprocess.run(
+        [sys.executable, "-c", LIMITED_LAYOUT, "build", "pdf", *WEASYPRINT, "--project", str(root)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ, CI="true"),
+    )
+    stderr = refused(result, "LIMIT006", root.name)
+    assert "WeasyPrint (laying out the PDF) took longer than 1 s" in stderr
+    assert leftovers(root / "dist") == [] and not (root / "dist" / "book.pdf").exists()
+
+
 # --- a cache from a repository ------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ... import limits, tools
 from ...cache import Cache, digest
 from ...errors import Diagnostic, KobookError, Location
 from ...model import Book, Doc
@@ -374,8 +375,14 @@ def write_pdf(
             sides=sides(book.config),
             folders=list(setup.folders),
         )
+    limit = tools.deadline(
+        limits.WEASYPRINT_TIMEOUT,
+        "WeasyPrint (laying out the PDF)",
+        book.root,
+        "a very long table or chapter: split it; --engine typst lays a book out faster",
+    )
     try:
-        with atomic_output(out) as tmp, engine.listening() as glyphs:
+        with limit, atomic_output(out) as tmp, engine.listening() as glyphs:
             settings = {"base_url": base_url, "fetcher": fetcher, "glyphs": glyphs}
             settings["options"] = options
             settings["prepare"] = functools.partial(engine.enter, engine.carried())
