@@ -23,11 +23,15 @@ os.abort()
 """
 
 
-def fake_worker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: str) -> None:
+def stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: str) -> KobookError:
+    """The error of a compile whose worker runs ``code`` instead of the compiler."""
     script = tmp_path / "worker.py"
     script.write_text(code, encoding="utf-8")
     compiler.forget()
     monkeypatch.setattr(compiler.protocol, "__file__", str(script))
+    with pytest.raises(KobookError) as info:
+        compiler.compile_pdf(tmp_path / "book.typ", tmp_path, [], None)
+    return info.value
 
 
 @pytest.fixture(autouse=True)
@@ -39,11 +43,9 @@ def no_kept_worker() -> object:
 def test_a_crashed_compiler_is_typ001_with_its_last_words(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    fake_worker(tmp_path, monkeypatch, CRASH)
-    with pytest.raises(KobookError) as info:
-        compiler.compile_pdf(tmp_path / "book.typ", tmp_path, [], None)
-    assert info.value.code == "TYP001"
-    assert "exit status 3" in str(info.value) and "boom in the compiler" in str(info.value)
+    error = stopped(tmp_path, monkeypatch, CRASH)
+    assert error.code == "TYP001"
+    assert "exit status 3" in str(error) and "boom in the compiler" in str(error)
     assert "Traceback" not in capfd.readouterr().err  # the worker's output is not shown
     assert not compiler._KEPT and not compiler._PRINTED
 
@@ -51,9 +53,7 @@ def test_a_crashed_compiler_is_typ001_with_its_last_words(
 def test_an_aborted_allocation_is_limit007_and_prints_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    fake_worker(tmp_path, monkeypatch, ABORT)
-    with pytest.raises(KobookError) as info:
-        compiler.compile_pdf(tmp_path / "book.typ", tmp_path, [], None)
-    assert info.value.code == "LIMIT007" and "GiB" in str(info.value)
+    error = stopped(tmp_path, monkeypatch, ABORT)
+    assert error.code == "LIMIT007" and "GiB" in str(error)
     err = capfd.readouterr().err
     assert "memory allocation" not in err and "backtrace" not in err
