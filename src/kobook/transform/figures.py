@@ -21,6 +21,7 @@ from .image_files import image_warnings, unreadable_image
 from .remote_images import (
     HTML_FORMATS,
     download_images,
+    lone_local_img,
     lone_remote_img,
     raw_remote_images,
     remote_image,
@@ -59,7 +60,8 @@ def check_images(doc: Doc, ctx: Context) -> Doc:
 
     IMG002: every remote image is downloaded (:mod:`.remote`) and points at the
     local copy, or is reported; a lone raw ``<img src="https://...">`` becomes
-    an image node first, so it is downloaded too.
+    an image node first, so it is downloaded too, and so does a lone ``<img>`` naming
+    an image of the book (:func:`book_image`).
     """
     seen: dict[str, int] = {}
     download_images(doc, ctx)
@@ -67,6 +69,9 @@ def check_images(doc: Doc, ctx: Context) -> Doc:
     def action(node: dict[str, Any]) -> Any:
         if node["t"] in ("RawInline", "RawBlock") and node["c"][0] in HTML_FORMATS:
             image = lone_remote_img(node["c"][1])
+            if image is None and (local := book_image(node["c"][1], doc, ctx)) is not None:
+                action(local)  # as a Markdown image: its path made the project's
+                return local if node["t"] == "RawInline" else {"t": "Plain", "c": [local]}
             if image is None:
                 return raw_remote_images(node, doc, ctx, seen)
             url = image["c"][2][0]
@@ -134,6 +139,22 @@ def check_images(doc: Doc, ctx: Context) -> Doc:
 
     doc.blocks = rewrite(doc.blocks, action)
     return doc
+
+
+def book_image(html: str, doc: Doc, ctx: Context) -> dict[str, Any] | None:
+    """The image node for raw HTML that is one plain ``<img>`` tag naming a readable image
+    of the book (:func:`~.remote_images.lone_local_img`), relative to its chapter's file
+    first as a Markdown image is: then every writer draws it, and the site copies its
+    file (left as raw HTML, the site linked a file it never copied, and the Typst PDF
+    dropped it).  Any other ``<img>`` stays raw HTML, with what the writers say of it
+    (EPUB001, SEC002, the sanitizer's HTML001)."""
+    image = lone_local_img(html)
+    if image is None:
+        return None
+    found = resolve_image(image["c"][2][0], doc, ctx)
+    if found is None or not within(found, ctx.root) or unreadable_image(found):
+        return None
+    return image
 
 
 def refused_image(url: str, why: str, occurrence: int, doc: Doc, ctx: Context) -> dict[str, Any]:

@@ -143,7 +143,30 @@ def lone_remote_img(html: str) -> dict[str, Any] | None:
     tags, lone = remote.img_tags(html)
     if not lone or not remote.is_http(tags[0].get("src", "")):
         return None
-    tag = tags[0]
+    return image_of(tags[0])
+
+
+# What an image node keeps of an ``<img>`` tag: a tag with anything else (``align``,
+# ``style``, a handler) stays raw HTML, for the sanitizer to map or report.
+IMAGE_ATTRIBUTES = frozenset({"src", "alt", "title", "width", "height", "id", "class"})
+
+
+def lone_local_img(html: str) -> dict[str, Any] | None:
+    """An image node for raw HTML that is one plain ``<img>`` tag (:data:`IMAGE_ATTRIBUTES`)
+    naming a file by a relative path (``images/a.png``, ``../images/a.png``).  A
+    ``data:`` image, an absolute path and any other scheme stay raw HTML."""
+    tags, lone = remote.img_tags(html)
+    if not lone or not set(tags[0]) <= IMAGE_ATTRIBUTES:
+        return None
+    src = tags[0].get("src", "").strip()
+    if not src or src.startswith(("/", "\\")) or re.match(r"[a-z][a-z0-9+.-]*:", src, re.I):
+        return None
+    return image_of(tags[0])
+
+
+def image_of(tag: dict[str, str]) -> dict[str, Any]:
+    """The image node an ``<img>`` tag's attributes describe (its size kept, the rest of
+    its attributes dropped as the sanitizer would)."""
     keyvals = [[key, tag[key]] for key in ("width", "height") if tag.get(key)]
     return {
         "t": "Image",
