@@ -77,3 +77,24 @@ def test_lone_raw_images_reach_every_output(make_book: BookMaker) -> None:
         check=True,
     ).stdout.splitlines()[2:]
     assert len([line for line in listed if " image " in line]) == 3
+
+
+def test_the_site_copies_the_images_raw_html_shows(make_book: BookMaker) -> None:
+    """An ``<img>`` that stays raw HTML (``align=``) still finds its file in the site; a
+    file that is no image, and a path that would leave the site, are not copied."""
+    chapter = (
+        "# 그림\n\n"
+        '<img src="images/d.png" alt="오른쪽" align="right">\n\n'
+        '<p><img src="notes/config" alt="설정" align="left">\n'
+        '<img src="../e.png" alt="밖" align="left"></p>\n'
+    )
+    root = make_book(
+        {"book/01.md": chapter}, metadata={"title": "그림 책"}, images=["images/d.png"]
+    )
+    (root / "notes").mkdir()
+    (root / "notes" / "config").write_text("[remote]\ntoken = secret\n", encoding="utf-8")
+    (root.parent / "e.png").write_bytes((root / "images" / "d.png").read_bytes())
+    result = kobook.build(root, ["html"])
+    site = result.outputs["html"].parent
+    assert (site / "images" / "d.png").read_bytes() == (root / "images" / "d.png").read_bytes()
+    assert not (site / "notes").exists() and not (site.parent / "e.png").exists()

@@ -1,4 +1,5 @@
-"""The site's images: each with its size, each loaded as the reader nears it."""
+"""The site's images: each with its size, each loaded as the reader nears it, and the
+files the chapters' raw HTML shows copied with them."""
 
 from __future__ import annotations
 
@@ -7,6 +8,11 @@ import re
 from pathlib import Path
 from urllib.parse import unquote
 
+from ...boundary import within
+from ...model import Doc
+from ...parse.ast import HTML_FORMATS, iter_nodes
+from ...transform.image_files import unreadable_image
+from ...transform.remote import img_tags
 from ..shared.imagefiles import image_size
 
 IMG = re.compile(r"<img\b(?![^>]*\sloading=)([^>]*?)(\s*/?>)")
@@ -44,3 +50,26 @@ def pixel_size(root: Path, src: str) -> tuple[int, int] | None:
     if not path.is_relative_to(root.resolve()) or not path.is_file():
         return None
     return image_size(path)
+
+
+def raw_images(docs: list[Doc], root: Path) -> dict[str, Path]:
+    """The images the chapters' raw HTML shows by a path relative to the site's pages
+    (``<img src="images/a.png" align="right">``; a plain lone ``<img>`` is an image node
+    already, ``transform/figures.py``'s ``book_image``): site path → the book's file, for
+    each that is an image inside the book.  Copied like the images of image nodes, or the
+    page showed a file the site never had.  A path with ``..`` would leave the site, and a
+    file that is no image (``.git/config``) is never published."""
+    found: dict[str, Path] = {}
+    for doc in docs:
+        for node in iter_nodes(doc.blocks):
+            if node["t"] not in ("RawInline", "RawBlock") or node["c"][0] not in HTML_FORMATS:
+                continue
+            for tag in img_tags(node["c"][1])[0]:
+                name = unquote(tag.get("src", "").strip().split("#")[0].split("?")[0])
+                parts = name.split("/")
+                if not name or ":" in parts[0] or name.startswith("/") or ".." in parts:
+                    continue
+                source = (root / name).resolve()
+                if within(source, root) and source.is_file() and not unreadable_image(source):
+                    found[name] = source
+    return found

@@ -50,7 +50,7 @@ from ..shared.tables import empty_header_cells
 from ..shared.templates import environment
 from . import genindex, search
 from .genindex import INDEX_PAGE, free_name
-from .images import lazy_images, sized_images
+from .images import lazy_images, raw_images, sized_images
 
 # This writer's folder of templates: under kobook's own templates/, and the book's.
 TEMPLATES = "html"
@@ -447,6 +447,8 @@ def site_copies(book: Book, docs: list[Doc]) -> dict[str, Path | bytes]:
         source = (book.root / url).resolve()
         if source.is_file():
             sources[url] = source
+    for name, source in sorted(raw_images(docs, book.root).items()):
+        sources.setdefault(name, source)
     for name, url in sorted(remote_copies(docs).items()):
         source = book.root / url  # relative to the project, or absolute (cache elsewhere)
         if source.is_file():
