@@ -46,10 +46,15 @@ def pixel_size(root: Path, src: str) -> tuple[int, int] | None:
     """The pixel size of the book's image at ``src`` (relative to the book), if raster."""
     if not src or "://" in src or src.startswith(("data:", "/", "#")):
         return None
-    path = (root / unquote(src.split("#", 1)[0])).resolve()
-    if not path.is_relative_to(root.resolve()) or not path.is_file():
-        return None
-    return image_size(path)
+    path = book_file(root, unquote(src.split("#", 1)[0]))
+    return image_size(path) if path is not None else None
+
+
+def book_file(root: Path, name: str) -> Path | None:
+    """The file at ``name`` (a path relative to the book) when it lies inside the book,
+    symlinks followed."""
+    path = (root / name).resolve()
+    return path if within(path, root) and path.is_file() else None
 
 
 def raw_images(docs: list[Doc], root: Path) -> dict[str, Path]:
@@ -69,7 +74,7 @@ def raw_images(docs: list[Doc], root: Path) -> dict[str, Path]:
                 parts = name.split("/")
                 if not name or ":" in parts[0] or name.startswith("/") or ".." in parts:
                     continue
-                source = (root / name).resolve()
-                if within(source, root) and source.is_file() and not unreadable_image(source):
+                source = book_file(root, name)
+                if source is not None and not unreadable_image(source):
                     found[name] = source
     return found
